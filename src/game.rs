@@ -1,0 +1,263 @@
+//! The one trait every game implements.
+//!
+//! Search, perft, analysis and the protocol front-ends are written once, generic over [`Game`].
+//! A game keeps its rules, its evaluation and its text notation in its own module under `games/`.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The largest number of seats any game has (Chinese Checkers with six players).
+pub const MAX_PLAYERS: usize = 6;
+
+/// A seat at the table, counted from 0. Seat 0 moves first (black in Reversi and Gomoku,
+/// player 1 in Chinese Checkers).
+pub type Player = usize;
+
+/// How strong the static evaluation should be, from 1 (beginner) to 8 (full strength).
+///
+/// Levels trade knowledge for weakness in the way the reference designs offer eight levels; a game
+/// may ignore the strength and always evaluate at full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Strength(pub u8);
+
+impl Strength {
+    /// Full strength: every evaluation feature the game has.
+    pub const FULL: Strength = Strength(8);
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength::FULL
+    }
+}
+
+/// Errors a game reports for bad moves, positions and options.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The text is not a move in this game's notation.
+    #[error("malformed move '{0}'")]
+    MalformedMove(String),
+    /// The move is well formed but may not be played here.
+    #[error("illegal move {mv}: {reason}")]
+    IllegalMove {
+        /// The move as the user wrote it.
+        mv: String,
+        /// Why it may not be played.
+        reason: String,
+    },
+    /// The text names no player of this game.
+    #[error("unknown player '{0}'")]
+    UnknownPlayer(String),
+    /// A position string could not be read.
+    #[error("invalid position: {0}")]
+    InvalidPosition(String),
+    /// A `key=value` game option is unknown or out of range.
+    #[error("invalid game option: {0}")]
+    InvalidOption(String),
+    /// The game has ended, so no move may be played.
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Place of each seat: 1 is first, and equal places are a tie. Seats beyond the player count are 0.
+    pub places: [u8; MAX_PLAYERS],
+    /// The winner's margin in the game's own unit (discs in Reversi); 0 where the game has none.
+    pub margin: i32,
+}
+
+impl Outcome {
+    /// A two-player game won by `winner` by `margin`.
+    pub fn win(winner: Player, margin: i32) -> Outcome {
+        let mut places = [0; MAX_PLAYERS];
+        places[0] = 2;
+        places[1] = 2;
+        places[winner] = 1;
+        Outcome { places, margin }
+    }
+
+    /// A drawn game between `players` seats.
+    pub fn draw(players: usize) -> Outcome {
+        let mut places = [0; MAX_PLAYERS];
+        places[..players].fill(1);
+        Outcome { places, margin: 0 }
+    }
+
+    /// A finished ranking: `places[p]` is seat `p`'s place, 1 for first.
+    pub fn ranking(places: &[u8]) -> Outcome {
+        let mut all = [0; MAX_PLAYERS];
+        all[..places.len()].copy_from_slice(places);
+        Outcome {
+            places: all,
+            margin: 0,
+        }
+    }
+
+    /// The number of seats this outcome ranks.
+    pub fn player_count(&self) -> usize {
+        self.places.iter().filter(|&&place| place > 0).count()
+    }
+
+    /// The sole first-placed seat, or `None` for a shared first place.
+    pub fn winner(&self) -> Option<Player> {
+        let mut firsts = self.places.iter().enumerate().filter(|(_, &place)| place == 1);
+        match (firsts.next(), firsts.next()) {
+            (Some((seat, _)), None) => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// Seat `player`'s place, 1 for first.
+    pub fn place(&self, player: Player) -> u8 {
+        self.places[player]
+    }
+}
+
+/// A move that fits in 16 bits, so that the transposition table can store it.
+pub trait MoveCode: Copy {
+    /// The 16-bit code of this move. Codes are unique within a game variant.
+    fn code(self) -> u16;
+}
+
+/// One board game: its rules, notation and evaluation.
+///
+/// The state is small and `Clone`; `play_unchecked`/`undo` make and unmake moves in place, and an
+/// implementation chooses whether [`Game::Undo`] carries a copy of the state (copy-make) or only what
+/// undo needs (incremental).
+pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
+    /// A move, including any explicit pass.
+    type Move: MoveCode + Eq + Hash + Debug + Send + Sync + 'static;
+    /// What [`Game::undo`] needs to take back a move.
+    type Undo: Copy + Send;
+
+    /// The game's canonical name, as `set_game` takes it.
+    fn name(&self) -> &'static str;
+    /// The variant options as `key=value` pairs, the form `set_game` takes them.
+    fn options(&self) -> Vec<(String, String)>;
+    /// The number of seats.
+    fn player_count(&self) -> usize;
+    /// The seat whose turn it is.
+    fn side_to_move(&self) -> Player;
+
+    /// Replaces `moves` with every legal move of the side to move. A game with passes lists the pass
+    /// as the only move when nothing else is legal. A finished game lists nothing.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+    /// Whether `mv` is legal for the side to move.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves.contains(&mv)
+    }
+    /// Plays a legal move. The caller guarantees legality; an illegal move may corrupt the state.
+    fn play_unchecked(&mut self, mv: Self::Move) -> Self::Undo;
+    /// Takes back `mv`, which must be the last move played, using what `play_unchecked` returned.
+    fn undo(&mut self, mv: Self::Move, undo: Self::Undo);
+    /// Plays `mv` after checking that the game goes on and that the move is legal.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] when the game has ended, [`GameError::IllegalMove`] when the move may not
+    /// be played; the state is unchanged then.
+    fn try_play(&mut self, mv: Self::Move) -> Result<Self::Undo, GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver);
+        }
+        if !self.is_legal(mv) {
+            return Err(GameError::IllegalMove {
+                mv: self.format_move(mv),
+                reason: self.illegal_reason(mv),
+            });
+        }
+        Ok(self.play_unchecked(mv))
+    }
+    /// Why `mv` is not legal here, for error messages.
+    fn illegal_reason(&self, _mv: Self::Move) -> String {
+        "not a legal move in this position".to_string()
+    }
+    /// The pass move when it is the only legal move of the side to move, for games with passes.
+    fn forced_pass(&self) -> Option<Self::Move> {
+        None
+    }
+    /// Points the side to move may not play because of a rule (renju's forbidden points), sorted.
+    fn forbidden_moves(&self) -> Vec<Self::Move> {
+        Vec::new()
+    }
+    /// The move that a 16-bit code stands for in this variant, if any. The result need not be legal.
+    fn move_from_code(&self, code: u16) -> Option<Self::Move>;
+
+    /// The result once the game is over, `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The number of leaves `depth` plies below this position (see [`crate::perft`]); games with a
+    /// faster dedicated generator override it.
+    fn perft(&self, depth: usize) -> u64 {
+        crate::perft::perft(&mut self.clone(), depth)
+    }
+    /// The 64-bit Zobrist-style hash of the position, side to move included.
+    fn hash(&self) -> u64;
+    /// The hash computed from scratch; it must equal [`Game::hash`]. Games that keep the hash
+    /// incrementally override this.
+    fn recompute_hash(&self) -> u64 {
+        self.hash()
+    }
+    /// Static evaluation from `perspective`'s point of view: positive is good for that seat.
+    /// Its magnitude stays below [`crate::score::MAX_EVALUATION`].
+    fn evaluate(&self, perspective: Player, strength: Strength) -> i32;
+    /// Ordering hints for the search: a higher score means search the move earlier. The default
+    /// gives every move 0.
+    fn score_moves(&self, moves: &[Self::Move], scores: &mut [i32]) {
+        let _ = moves;
+        scores.fill(0);
+    }
+    /// The number of moves the game probably still lasts, for time management.
+    fn expected_moves_left(&self) -> u32;
+    /// How search scores of this game read to a user; the default prints the raw value.
+    fn format_evaluation(&self, value: i32) -> String {
+        format!("{value:+}")
+    }
+
+    /// Reads a move in this game's notation. Case does not matter.
+    ///
+    /// # Errors
+    /// [`GameError::MalformedMove`] when the text is not a move of this variant.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// Writes a move in this game's notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Reads a seat: colours (`b`, `black`, `w`, `white`) in two-player games, `1`..`6` otherwise.
+    ///
+    /// # Errors
+    /// [`GameError::UnknownPlayer`] when the text names no seat.
+    fn parse_player(&self, text: &str) -> Result<Player, GameError> {
+        let lower = text.to_ascii_lowercase();
+        if self.player_count() == 2 {
+            match lower.as_str() {
+                "b" | "black" | "x" | "*" => return Ok(0),
+                "w" | "white" | "o" => return Ok(1),
+                _ => {}
+            }
+        }
+        match lower.parse::<usize>() {
+            Ok(number) if (1..=self.player_count()).contains(&number) => Ok(number - 1),
+            _ => Err(GameError::UnknownPlayer(text.to_string())),
+        }
+    }
+    /// Writes a seat the way `parse_player` reads it.
+    fn format_player(&self, player: Player) -> String {
+        if self.player_count() == 2 {
+            if player == 0 { "black" } else { "white" }.to_string()
+        } else {
+            (player + 1).to_string()
+        }
+    }
+    /// The position string, the form `setposition` reads.
+    fn position_string(&self) -> String;
+    /// Loads a position string of this variant.
+    ///
+    /// # Errors
+    /// [`GameError::InvalidPosition`] when the text is not a valid position; `self` is unchanged then.
+    fn set_position_string(&mut self, text: &str) -> Result<(), GameError>;
+    /// A readable board diagram for `showboard`, several lines.
+    fn diagram(&self) -> String;
+    /// The start position of this variant.
+    fn start_position(&self) -> Self;
+}

@@ -1,0 +1,3 @@
+//! The games Tabula plays, each in its own module.
+
+pub mod reversi;

@@ -1,0 +1,197 @@
+//! Static evaluation of 8x8 Reversi positions, in hundredths of a disc for the side to move.
+//!
+//! Strength selects how much the evaluation knows, in the spirit of the eight levels of the
+//! reference designs: 1 counts discs; 2 weights corners and edges; 3 adds mobility; 4 adds stable
+//! discs; 5 to 7 add potential mobility, X- and C-square danger and parity; 8 uses every feature.
+
+use super::bitboard::{self, bit};
+use super::ReversiMove;
+use crate::game::Strength;
+
+/// One disc in evaluation units.
+pub const DISC: i32 = 100;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+const EDGES: u64 = 0xFF81_8181_8181_81FF;
+/// X-squares (diagonally next to a corner), with the corner each one belongs to.
+const X_SQUARES: [(usize, usize); 4] = [(9, 0), (14, 7), (49, 56), (54, 63)];
+/// C-squares (next to a corner along an edge), with their corner.
+const C_SQUARES: [(usize, usize); 8] = [
+    (1, 0),
+    (8, 0),
+    (6, 7),
+    (15, 7),
+    (48, 56),
+    (57, 56),
+    (55, 63),
+    (62, 63),
+];
+
+/// Weights of the hand-made evaluation, each for the opening (index 0) and the late middle game
+/// (index 1); the game phase interpolates between them.
+struct Weights {
+    mobility: [i32; 2],
+    potential_mobility: [i32; 2],
+    corner: [i32; 2],
+    x_square: [i32; 2],
+    c_square: [i32; 2],
+    stable: [i32; 2],
+    edge: [i32; 2],
+    disc: [i32; 2],
+    parity: [i32; 2],
+}
+
+const WEIGHTS: Weights = Weights {
+    mobility: [85, 60],
+    potential_mobility: [30, 15],
+    corner: [800, 600],
+    x_square: [-450, -250],
+    c_square: [-120, -60],
+    stable: [120, 100],
+    edge: [20, 10],
+    disc: [-8, 25],
+    parity: [0, 120],
+};
+
+fn blend(weights: [i32; 2], phase: i32) -> i32 {
+    // phase runs from 0 (start) to 60 (full board)
+    (weights[0] * (60 - phase) + weights[1] * phase) / 60
+}
+
+/// The value of the position for `player` to move against `opponent`.
+pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
+    let discs = player.count_ones() as i32 - opponent.count_ones() as i32;
+    let level = strength.0;
+    if level <= 1 {
+        return discs * DISC;
+    }
+    let weighted = |mask: u64| {
+        (mask & CORNERS).count_ones() as i32 * 5 + (mask & EDGES & !CORNERS).count_ones() as i32 * 2
+            + (mask & !EDGES).count_ones() as i32
+    };
+    if level == 2 {
+        return (weighted(player) - weighted(opponent)) * DISC / 2;
+    }
+    let occupied = player | opponent;
+    let phase = (occupied.count_ones() as i32 - 4).clamp(0, 60);
+    let player_moves = bitboard::moves(player, opponent);
+    let opponent_moves = bitboard::moves(opponent, player);
+    let mobility = player_moves.count_ones() as i32 - opponent_moves.count_ones() as i32;
+    let mut value = blend(WEIGHTS.mobility, phase) * mobility;
+    value += blend(WEIGHTS.corner, phase)
+        * ((player & CORNERS).count_ones() as i32 - (opponent & CORNERS).count_ones() as i32);
+    if level == 3 {
+        return value + discs * DISC / 4;
+    }
+    let stable = bitboard::stable_discs(player, opponent).count_ones() as i32
+        - bitboard::stable_discs(opponent, player).count_ones() as i32;
+    value += blend(WEIGHTS.stable, phase) * stable;
+    if level == 4 {
+        return value;
+    }
+    let empty = !occupied;
+    let potential = frontier(opponent, empty) - frontier(player, empty);
+    value += blend(WEIGHTS.potential_mobility, phase) * potential;
+    value += blend(WEIGHTS.disc, phase) * discs;
+    if level >= 6 {
+        let mut danger = 0;
+        for (square, corner) in X_SQUARES {
+            if empty & bit(corner) != 0 {
+                danger += ownership(player, opponent, square) * blend(WEIGHTS.x_square, phase);
+            }
+        }
+        for (square, corner) in C_SQUARES {
+            if empty & bit(corner) != 0 {
+                danger += ownership(player, opponent, square) * blend(WEIGHTS.c_square, phase);
+            }
+        }
+        value += danger;
+        let edge = (player & EDGES & !CORNERS).count_ones() as i32
+            - (opponent & EDGES & !CORNERS).count_ones() as i32;
+        value += blend(WEIGHTS.edge, phase) * edge;
+    }
+    if level >= 7 {
+        // With an odd number of empties the side to move expects the last move.
+        let parity = if empty.count_ones() % 2 == 1 { 1 } else { -1 };
+        value += blend(WEIGHTS.parity, phase) * parity * phase / 60;
+    }
+    value.clamp(-crate::score::MAX_EVALUATION + 1, crate::score::MAX_EVALUATION - 1)
+}
+
+/// +1 if `player` holds `square`, -1 if the opponent does, 0 if it is empty.
+fn ownership(player: u64, opponent: u64, square: usize) -> i32 {
+    (player >> square & 1) as i32 - (opponent >> square & 1) as i32
+}
+
+/// The number of empty squares next to `discs`: the potential mobility they give the other side.
+fn frontier(discs: u64, empty: u64) -> i32 {
+    (neighbours(discs) & empty).count_ones() as i32
+}
+
+/// Squares next to any square of `mask`.
+pub fn neighbours(mask: u64) -> u64 {
+    let not_a = 0xFEFE_FEFE_FEFE_FEFEu64;
+    let not_h = 0x7F7F_7F7F_7F7F_7F7Fu64;
+    let horizontal = ((mask << 1) & not_a) | ((mask >> 1) & not_h);
+    let line = mask | horizontal;
+    horizontal | (line << 8) | (line >> 8)
+}
+
+/// A square's static worth, for move ordering.
+const SQUARE_VALUES: [i32; 64] = [
+    100, -20, 10, 5, 5, 10, -20, 100, //
+    -20, -50, -2, -2, -2, -2, -50, -20, //
+    10, -2, 1, 1, 1, 1, -2, 10, //
+    5, -2, 1, 0, 0, 1, -2, 5, //
+    5, -2, 1, 0, 0, 1, -2, 5, //
+    10, -2, 1, 1, 1, 1, -2, 10, //
+    -20, -50, -2, -2, -2, -2, -50, -20, //
+    100, -20, 10, 5, 5, 10, -20, 100,
+];
+
+/// Ordering hints: fewer replies for the opponent first, then the square's worth.
+pub fn score_moves(player: u64, opponent: u64, moves: &[ReversiMove], scores: &mut [i32]) {
+    for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+        if mv.is_pass() {
+            *score = 0;
+            continue;
+        }
+        let square = mv.square();
+        let flipped = bitboard::flips(square, player, opponent);
+        let next_player = opponent ^ flipped;
+        let next_opponent = player ^ flipped ^ bit(square);
+        let replies = bitboard::moves(next_player, next_opponent).count_ones() as i32;
+        *score = SQUARE_VALUES[square] * 4 - replies * 64;
+    }
+}
+
+/// Evaluation units as discs with two decimals, e.g. `+3.25`.
+pub fn format_value(value: i32) -> String {
+    let sign = if value < 0 { '-' } else { '+' };
+    let magnitude = value.unsigned_abs();
+    format!(
+        "{sign}{}.{:02}",
+        magnitude / DISC as u32,
+        magnitude % DISC as u32
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let start = super::super::Reversi::new();
+        for level in 1..=8 {
+            assert_eq!(evaluate(start.player, start.opponent, Strength(level)), 0);
+        }
+    }
+
+    #[test]
+    fn values_format_as_discs() {
+        assert_eq!(format_value(325), "+3.25");
+        assert_eq!(format_value(-7), "-0.07");
+        assert_eq!(format_value(0), "+0.00");
+    }
+}

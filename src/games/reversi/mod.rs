@@ -1,0 +1,387 @@
+//! Reversi/Othello: the 8x8 bitboard fast path ([`Reversi`]) and other even sizes ([`general::GeneralReversi`]).
+//!
+//! Notation: squares `a1`..`h8`, column letters from the left and row 1 at the top; `pass` is an
+//! explicit move. Black moves first from d5/e4 black, d4/e5 white. The score of a finished game is
+//! the disc difference with the empty squares given to the winner (the World Othello Federation rule).
+
+pub mod bitboard;
+pub mod evaluation;
+pub mod general;
+pub mod notation;
+
+use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
+use bitboard::bit;
+
+/// A Reversi move on boards up to 16x16: a square index `row * size + column`, or the pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ReversiMove(pub u16);
+
+impl ReversiMove {
+    /// The explicit pass.
+    pub const PASS: ReversiMove = ReversiMove(u16::MAX);
+
+    /// Whether this is the pass.
+    pub fn is_pass(self) -> bool {
+        self == Self::PASS
+    }
+
+    /// The square index, for a move that is not a pass.
+    pub fn square(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl MoveCode for ReversiMove {
+    fn code(self) -> u16 {
+        self.0
+    }
+}
+
+/// 8x8 Reversi on bitboards, kept relative to the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reversi {
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+    /// The side to move: 0 black, 1 white.
+    pub side: Player,
+}
+
+/// Zobrist keys folded by byte: `BYTE_KEYS[colour][byte index][byte value]` is the exclusive-or of
+/// the square keys of the set bits, so a whole board hashes in 16 look-ups.
+static BYTE_KEYS: [[[u64; 256]; 8]; 2] = build_byte_keys();
+const SIDE_KEY: u64 = crate::zobrist::key(1, 1000);
+
+const fn build_byte_keys() -> [[[u64; 256]; 8]; 2] {
+    let mut table = [[[0u64; 256]; 8]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let mut byte = 0;
+        while byte < 8 {
+            let mut value = 0;
+            while value < 256 {
+                let mut key = 0u64;
+                let mut bit_index = 0;
+                while bit_index < 8 {
+                    if value & (1 << bit_index) != 0 {
+                        let square = byte * 8 + bit_index;
+                        key ^= crate::zobrist::key(1, (colour * 64 + square) as u64);
+                    }
+                    bit_index += 1;
+                }
+                table[colour][byte][value] = key;
+                value += 1;
+            }
+            byte += 1;
+        }
+        colour += 1;
+    }
+    table
+}
+
+fn hash_discs(discs: u64, colour: usize) -> u64 {
+    let keys = &BYTE_KEYS[colour];
+    discs
+        .to_le_bytes()
+        .iter()
+        .enumerate()
+        .fold(0, |hash, (index, &byte)| hash ^ keys[index][byte as usize])
+}
+
+impl Reversi {
+    /// The standard start position: d5/e4 black, d4/e5 white, black to move.
+    pub fn new() -> Reversi {
+        Reversi {
+            player: bit(28) | bit(35),
+            opponent: bit(27) | bit(36),
+            side: 0,
+        }
+    }
+
+    /// Black and white discs.
+    pub fn discs(&self) -> (u64, u64) {
+        if self.side == 0 {
+            (self.player, self.opponent)
+        } else {
+            (self.opponent, self.player)
+        }
+    }
+
+    /// The position with the given discs and side to move.
+    pub fn from_discs(black: u64, white: u64, side: Player) -> Reversi {
+        if side == 0 {
+            Reversi {
+                player: black,
+                opponent: white,
+                side,
+            }
+        } else {
+            Reversi {
+                player: white,
+                opponent: black,
+                side,
+            }
+        }
+    }
+
+    /// Number of empty squares.
+    pub fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
+
+    /// The legal-move mask of the side to move.
+    pub fn move_mask(&self) -> u64 {
+        bitboard::moves(self.player, self.opponent)
+    }
+
+    /// The final disc difference for the side to move, empties to the winner.
+    pub fn final_score(&self) -> i32 {
+        final_score(self.player, self.opponent)
+    }
+}
+
+/// The disc difference of a finished game for `player`, with the empty squares to the winner.
+pub fn final_score(player: u64, opponent: u64) -> i32 {
+    let mine = player.count_ones() as i32;
+    let theirs = opponent.count_ones() as i32;
+    let empties = 64 - mine - theirs;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + empties,
+        std::cmp::Ordering::Less => mine - theirs - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+impl Default for Reversi {
+    fn default() -> Self {
+        Reversi::new()
+    }
+}
+
+/// Perft with bulk counting at the last ply; a pass uses a ply and a finished game is one leaf.
+pub fn perft(player: u64, opponent: u64, depth: usize) -> u64 {
+    let moves = bitboard::moves(player, opponent);
+    if depth <= 1 {
+        if depth == 0 || moves == 0 {
+            return 1;
+        }
+        return moves.count_ones() as u64;
+    }
+    if moves == 0 {
+        if !bitboard::can_move(opponent, player) {
+            return 1;
+        }
+        return perft(opponent, player, depth - 1);
+    }
+    let mut total = 0;
+    let mut remaining = moves;
+    while remaining != 0 {
+        let square = remaining.trailing_zeros() as usize;
+        remaining &= remaining - 1;
+        let flipped = bitboard::flips(square, player, opponent);
+        total += perft(opponent ^ flipped, player ^ flipped ^ bit(square), depth - 1);
+    }
+    total
+}
+
+impl Game for Reversi {
+    type Move = ReversiMove;
+    type Undo = Reversi;
+
+    fn name(&self) -> &'static str {
+        "reversi"
+    }
+
+    fn options(&self) -> Vec<(String, String)> {
+        vec![("size".to_string(), "8".to_string())]
+    }
+
+    fn player_count(&self) -> usize {
+        2
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<ReversiMove>) {
+        moves.clear();
+        let mut mask = self.move_mask();
+        if mask == 0 {
+            if bitboard::can_move(self.opponent, self.player) {
+                moves.push(ReversiMove::PASS);
+            }
+            return;
+        }
+        while mask != 0 {
+            moves.push(ReversiMove(mask.trailing_zeros() as u16));
+            mask &= mask - 1;
+        }
+    }
+
+    fn is_legal(&self, mv: ReversiMove) -> bool {
+        let mask = self.move_mask();
+        if mv.is_pass() {
+            mask == 0 && bitboard::can_move(self.opponent, self.player)
+        } else {
+            mv.square() < 64 && mask & bit(mv.square()) != 0
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: ReversiMove) -> Reversi {
+        let before = *self;
+        if mv.is_pass() {
+            std::mem::swap(&mut self.player, &mut self.opponent);
+        } else {
+            let square = mv.square();
+            let flipped = bitboard::flips(square, self.player, self.opponent);
+            let player = self.player ^ flipped ^ bit(square);
+            self.player = self.opponent ^ flipped;
+            self.opponent = player;
+        }
+        self.side ^= 1;
+        before
+    }
+
+    fn undo(&mut self, _mv: ReversiMove, undo: Reversi) {
+        *self = undo;
+    }
+
+    fn illegal_reason(&self, mv: ReversiMove) -> String {
+        notation::illegal_reason(mv, self.move_mask() != 0, || {
+            (self.player | self.opponent) & bit(mv.square()) != 0
+        })
+    }
+
+    fn forced_pass(&self) -> Option<ReversiMove> {
+        (self.move_mask() == 0 && bitboard::can_move(self.opponent, self.player))
+            .then_some(ReversiMove::PASS)
+    }
+
+    fn move_from_code(&self, code: u16) -> Option<ReversiMove> {
+        (code < 64 || code == ReversiMove::PASS.0).then_some(ReversiMove(code))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if bitboard::can_move(self.player, self.opponent)
+            || bitboard::can_move(self.opponent, self.player)
+        {
+            return None;
+        }
+        Some(notation::outcome_from_score(self.side, self.final_score()))
+    }
+
+    fn hash(&self) -> u64 {
+        let (black, white) = self.discs();
+        let side = if self.side == 1 { SIDE_KEY } else { 0 };
+        hash_discs(black, 0) ^ hash_discs(white, 1) ^ side
+    }
+
+    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
+        let value = evaluation::evaluate(self.player, self.opponent, strength);
+        if perspective == self.side {
+            value
+        } else {
+            -value
+        }
+    }
+
+    fn score_moves(&self, moves: &[ReversiMove], scores: &mut [i32]) {
+        evaluation::score_moves(self.player, self.opponent, moves, scores);
+    }
+
+    fn expected_moves_left(&self) -> u32 {
+        self.empties().div_ceil(2).max(1)
+    }
+
+    fn format_evaluation(&self, value: i32) -> String {
+        evaluation::format_value(value)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {
+        notation::parse_move(text, 8)
+    }
+
+    fn format_move(&self, mv: ReversiMove) -> String {
+        notation::format_move(mv, 8)
+    }
+
+    fn position_string(&self) -> String {
+        let (black, white) = self.discs();
+        let cells: Vec<u8> = (0..64)
+            .map(|square| {
+                if black & bit(square) != 0 {
+                    1
+                } else if white & bit(square) != 0 {
+                    2
+                } else {
+                    0
+                }
+            })
+            .collect();
+        notation::write_position(&cells, self.side)
+    }
+
+    fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
+        let (cells, side) = notation::read_position(text, 8)?;
+        let mut black = 0;
+        let mut white = 0;
+        for (square, &cell) in cells.iter().enumerate() {
+            match cell {
+                1 => black |= bit(square),
+                2 => white |= bit(square),
+                _ => {}
+            }
+        }
+        *self = Reversi::from_discs(black, white, side);
+        Ok(())
+    }
+
+    fn diagram(&self) -> String {
+        let (black, white) = self.discs();
+        let moves = self.move_mask();
+        let cells: Vec<u8> = (0..64)
+            .map(|square| {
+                if black & bit(square) != 0 {
+                    1
+                } else if white & bit(square) != 0 {
+                    2
+                } else if moves & bit(square) != 0 {
+                    3
+                } else {
+                    0
+                }
+            })
+            .collect();
+        notation::diagram(&cells, 8, self.side)
+    }
+
+    fn start_position(&self) -> Reversi {
+        Reversi::new()
+    }
+
+    fn perft(&self, depth: usize) -> u64 {
+        perft(self.player, self.opponent, depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_perft_counts_to_depth_eight() {
+        let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216];
+        let start = Reversi::new();
+        for (depth, &count) in expected.iter().enumerate() {
+            assert_eq!(perft(start.player, start.opponent, depth), count, "depth {depth}");
+            assert_eq!(crate::perft::perft(&mut start.clone(), depth), count);
+        }
+    }
+
+    #[test]
+    fn consistency() {
+        crate::consistency::check_random_games(&Reversi::new(), 60, 80, 7);
+    }
+}
