@@ -144,6 +144,12 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// Replaces `moves` with every legal move of the side to move. A game with passes lists the pass
     /// as the only move when nothing else is legal. A finished game lists nothing.
     fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+    /// The moves the search considers: a subset of the legal moves, never empty while the game goes
+    /// on. Games with a huge branching factor (Gomoku) prune here, for example to points near stones
+    /// or to the replies that stop an immediate threat. The default is every legal move.
+    fn search_moves(&self, moves: &mut Vec<Self::Move>) {
+        self.generate_moves(moves);
+    }
     /// Whether `mv` is legal for the side to move.
     fn is_legal(&self, mv: Self::Move) -> bool {
         let mut moves = Vec::new();
