@@ -3,8 +3,11 @@
 //! Search, perft, analysis and the protocol front-ends are written once, generic over [`Game`].
 //! A game keeps its rules, its evaluation and its text notation in its own module under `games/`.
 
+use crate::transposition::TranspositionTable;
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// The largest number of seats any game has (Chinese Checkers with six players).
 pub const MAX_PLAYERS: usize = 6;
@@ -102,7 +105,11 @@ impl Outcome {
 
     /// The sole first-placed seat, or `None` for a shared first place.
     pub fn winner(&self) -> Option<Player> {
-        let mut firsts = self.places.iter().enumerate().filter(|(_, &place)| place == 1);
+        let mut firsts = self
+            .places
+            .iter()
+            .enumerate()
+            .filter(|(_, &place)| place == 1);
         match (firsts.next(), firsts.next()) {
             (Some((seat, _)), None) => Some(seat),
             _ => None,
@@ -113,6 +120,34 @@ impl Outcome {
     pub fn place(&self, player: Player) -> u8 {
         self.places[player]
     }
+}
+
+/// What an exact solver is asked to do.
+pub struct SolveRequest<'a> {
+    /// The shared stop flag: the solver gives up when it is raised.
+    pub stop: &'a AtomicBool,
+    /// Threads to solve with.
+    pub threads: usize,
+    /// When the solve began.
+    pub start: Instant,
+    /// The solver raises `stop` and gives up after this long.
+    pub hard_time: Option<Duration>,
+    /// Whether every move needs its exact score (for analysis), not just the best one.
+    pub all_moves: bool,
+    /// A table the solver may use.
+    pub table: &'a TranspositionTable,
+}
+
+/// An exact solution of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<M> {
+    /// Moves with their exact final scores for the side to move, best first. Only the first is
+    /// present unless every move was asked for.
+    pub moves: Vec<(M, i32)>,
+    /// A best line, starting with the best move.
+    pub pv: Vec<M>,
+    /// Positions visited.
+    pub nodes: u64,
 }
 
 /// A move that fits in 16 bits, so that the transposition table can store it.
@@ -220,6 +255,18 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// How search scores of this game read to a user; the default prints the raw value.
     fn format_evaluation(&self, value: i32) -> String {
         format!("{value:+}")
+    }
+
+    /// How far the game is from its end for an exact solver (empty squares in Reversi), or `None`
+    /// when the game has no solver.
+    fn solver_distance(&self) -> Option<u32> {
+        None
+    }
+    /// Solves the position exactly. `None` when the game has no solver, the game is over, or the
+    /// solve was stopped.
+    fn solve(&self, request: &SolveRequest) -> Option<Solution<Self::Move>> {
+        let _ = request;
+        None
     }
 
     /// Reads a move in this game's notation. Case does not matter.

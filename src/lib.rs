@@ -4,8 +4,14 @@
 //! façade ([`engine`]) → protocol front-ends ([`protocol`]).
 
 pub mod consistency;
+pub mod engine;
 pub mod game;
 pub mod games;
+pub mod ordering;
 pub mod perft;
+pub mod protocol;
 pub mod score;
+pub mod search;
+pub mod time_management;
+pub mod transposition;
 pub mod zobrist;

@@ -10,19 +10,33 @@ pub const MAX_EVALUATION: i32 = 10_000;
 /// The base score of a won game.
 pub const WIN: i32 = 20_000;
 /// Margins beyond this many units earn no extra bonus.
-pub const MAX_MARGIN: i32 = 900;
-/// Bonus per unit of margin in a won game.
-pub const MARGIN_WEIGHT: i32 = 10;
+pub const MAX_MARGIN: i32 = 90;
+/// Bonus per unit of margin in a won game. It exceeds `MAX_PLY`, so a score tells both the margin
+/// and the distance: `WIN + margin * MARGIN_WEIGHT - ply`.
+pub const MARGIN_WEIGHT: i32 = 128;
 /// The deepest ply the search reaches from the root.
 pub const MAX_PLY: usize = 128;
 /// Any score at or beyond this magnitude is a proven win or loss.
 pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32;
 /// Larger than any score; the initial search window.
-pub const INFINITY: i32 = 31_000;
+pub const INFINITY: i32 = 32_000;
 
 /// The score of a game won by `margin`, `ply` plies from the root.
 pub fn win_in(ply: usize, margin: i32) -> i32 {
     WIN + margin.clamp(0, MAX_MARGIN) * MARGIN_WEIGHT - ply as i32
+}
+
+/// The margin and the distance in plies of a decisive score, seen from the winner's side.
+pub fn decode_win(score: i32) -> Option<(i32, usize)> {
+    if !is_decisive(score) {
+        return None;
+    }
+    let excess = score.abs() - WIN;
+    let margin = (excess + MARGIN_WEIGHT - 1)
+        .div_euclid(MARGIN_WEIGHT)
+        .max(0);
+    let ply = margin * MARGIN_WEIGHT - excess;
+    Some((margin, ply as usize))
 }
 
 /// Whether `score` is a proven win or loss.
@@ -71,5 +85,16 @@ mod tests {
             assert_eq!(from_table(to_table(score, 7), 7), score);
         }
         assert_eq!(to_table(win_in(10, 0), 4), win_in(6, 0));
+    }
+
+    #[test]
+    fn wins_decode_to_margin_and_distance() {
+        for margin in [0, 1, 18, 64, MAX_MARGIN] {
+            for ply in [0, 1, 5, MAX_PLY - 1] {
+                assert_eq!(decode_win(win_in(ply, margin)), Some((margin, ply)));
+                assert_eq!(decode_win(-win_in(ply, margin)), Some((margin, ply)));
+            }
+        }
+        assert_eq!(decode_win(MAX_EVALUATION - 1), None);
     }
 }

@@ -1,0 +1,98 @@
+//! Protocol output: whole replies, written and flushed at once, shared with the search threads
+//! that print information lines.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+/// A shared, line-oriented writer for protocol replies (normally stdout).
+#[derive(Clone)]
+pub struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    /// Output to `writer`.
+    pub fn new(writer: impl Write + Send + 'static) -> Output {
+        Output {
+            writer: Arc::new(Mutex::new(Box::new(writer))),
+        }
+    }
+
+    /// Output to stdout.
+    pub fn stdout() -> Output {
+        Output::new(std::io::stdout())
+    }
+
+    /// Writes raw text and flushes. Write errors (a closed pipe) are logged, not fatal: the
+    /// session ends when its input does.
+    pub fn write(&self, text: &str) {
+        let mut writer = match self.writer.lock() {
+            Ok(writer) => writer,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Err(error) = writer
+            .write_all(text.as_bytes())
+            .and_then(|()| writer.flush())
+        {
+            log::warn!("cannot write a reply: {error}");
+        }
+    }
+
+    /// Writes one line.
+    pub fn line(&self, text: &str) {
+        self.write(&format!("{text}\n"));
+    }
+
+    /// Writes a GTP reply: `=[id] text` or `?[id] message`, then a blank line. Blank lines inside
+    /// the text are dropped, since a blank line ends a reply.
+    pub fn reply(&self, id: Option<&str>, result: Result<String, String>) {
+        let (mark, text) = match result {
+            Ok(text) => ('=', text),
+            Err(message) => ('?', message),
+        };
+        let id = id.unwrap_or("");
+        let body: Vec<&str> = text
+            .split('\n')
+            .filter(|line| !line.trim().is_empty())
+            .collect();
+        let body = body.join("\n");
+        let reply = if body.is_empty() {
+            format!("{mark}{id}\n\n")
+        } else if text.starts_with('\n') {
+            format!("{mark}{id}\n{body}\n\n")
+        } else {
+            format!("{mark}{id} {body}\n\n")
+        };
+        self.write(&reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn replies_are_framed() {
+        let buffer = Buffer::default();
+        let output = Output::new(buffer.clone());
+        output.reply(Some("3"), Ok("d3".into()));
+        output.reply(None, Ok(String::new()));
+        output.reply(None, Err("bad".into()));
+        output.reply(Some("4"), Ok("\nrow 1\n\nrow 2".into()));
+        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, "=3 d3\n\n=\n\n? bad\n\n=4\nrow 1\nrow 2\n\n");
+    }
+}

@@ -1,0 +1,828 @@
+//! The search, written once for every game: iterative-deepening principal-variation search with
+//! aspiration windows, a shared lock-free transposition table and Lazy SMP threads.
+//!
+//! Two-player games use negamax. For three or more players the search is *paranoid*: the root
+//! player plays against a coalition of all the others, and scores flip sign only when the turn
+//! passes between the root player and the coalition.
+//!
+//! Only the main thread watches the clock; every thread stops on one shared atomic flag. With one
+//! thread and a fixed depth the search is deterministic.
+
+use crate::game::{Game, MoveCode, Outcome, Player, Strength};
+use crate::ordering::{History, Killers, MovePicker};
+use crate::score::{self, INFINITY, MAX_PLY};
+use crate::time_management::Limits;
+use crate::transposition::{Bound, TranspositionTable};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Half-width of the first aspiration window, in score units.
+const ASPIRATION_WINDOW: i32 = 40;
+/// Aspiration windows start at this depth.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Late-move reductions apply from this depth...
+const REDUCTION_DEPTH: i32 = 3;
+/// ...to moves after this many have been searched.
+const REDUCTION_MOVES: usize = 4;
+/// Threads add their node counts to the shared total, and the main thread checks the clock, every
+/// this many nodes.
+const CHECK_INTERVAL: u64 = 1024;
+/// Stack for each search thread: recursion is at most `MAX_PLY` deep, with move buffers on the heap.
+const STACK_SIZE: usize = 32 << 20;
+/// Key mixed into the hash for the root player of a multi-player (paranoid) search.
+const ROOT_KEYS_FAMILY: u64 = 99;
+
+/// What a search is asked to do.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// Depth, node and time limits.
+    pub limits: Limits,
+    /// Threads to search with (at least one).
+    pub threads: usize,
+    /// How much the evaluation knows.
+    pub strength: Strength,
+    /// How many root moves get exact scores (1 for play; more for `hint` and `analyze`).
+    pub multi_pv: usize,
+    /// Play a single legal move at once instead of searching it.
+    pub instant_single_move: bool,
+}
+
+impl Default for SearchRequest {
+    fn default() -> Self {
+        SearchRequest {
+            limits: Limits::default(),
+            threads: 1,
+            strength: Strength::FULL,
+            multi_pv: 1,
+            instant_single_move: false,
+        }
+    }
+}
+
+/// A root move with its score after the last completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine<M> {
+    /// The move.
+    pub mv: M,
+    /// Its score for the side to move at the root.
+    pub score: i32,
+    /// Whether `score` is exact; otherwise it is an upper bound (the move was refuted).
+    pub exact: bool,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<M>,
+}
+
+/// What one completed iteration found; reported to the caller as it goes.
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// Root moves, best first.
+    pub lines: Vec<RootLine<M>>,
+    /// Nodes searched so far, over all threads.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome<M> {
+    /// The last completed (or usable partial) iteration; `None` when the game is over.
+    pub best: Option<Iteration<M>>,
+    /// Nodes over all threads.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl<M: Copy> SearchOutcome<M> {
+    /// The move to play.
+    pub fn best_move(&self) -> Option<M> {
+        self.best
+            .as_ref()
+            .and_then(|iteration| iteration.lines.first())
+            .map(|line| line.mv)
+    }
+
+    /// The score of the best move.
+    pub fn score(&self) -> Option<i32> {
+        self.best
+            .as_ref()
+            .and_then(|iteration| iteration.lines.first())
+            .map(|line| line.score)
+    }
+}
+
+/// One thread's private state, kept between searches (history survives from move to move).
+pub struct Worker<G: Game> {
+    history: History,
+    killers: Killers<G::Move>,
+    moves: Vec<Vec<G::Move>>,
+    scores: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    unreported: u64,
+    /// Set while the main thread runs its first iteration, which ignores `stop` so that every
+    /// search has a move to give.
+    must_finish: bool,
+}
+
+impl<G: Game> Default for Worker<G> {
+    fn default() -> Self {
+        Worker {
+            history: History::default(),
+            killers: Killers::default(),
+            moves: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            scores: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            nodes: 0,
+            unreported: 0,
+            must_finish: false,
+        }
+    }
+}
+
+/// Whether this thread must stop now.
+fn stopped<G: Game>(worker: &Worker<G>, shared: &Shared) -> bool {
+    !worker.must_finish && shared.stop.load(Ordering::Relaxed)
+}
+
+/// What every thread of one search shares.
+struct Shared<'a> {
+    table: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    limits: Limits,
+    root_player: Player,
+    players: usize,
+    root_key: u64,
+    strength: Strength,
+}
+
+impl Shared<'_> {
+    /// Whether seats `a` and `b` are on the same side of the (paranoid) search.
+    fn same_team(&self, a: Player, b: Player) -> bool {
+        if self.players == 2 {
+            a == b
+        } else {
+            (a == self.root_player) == (b == self.root_player)
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.limits
+            .hard_time
+            .is_some_and(|hard| self.start.elapsed() >= hard)
+    }
+}
+
+/// Searches `root` and returns the best move found. `report` sees each iteration the main thread
+/// completes. `workers` supplies per-thread state; it grows to the thread count.
+pub fn search<G: Game>(
+    root: &G,
+    request: &SearchRequest,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+    workers: &mut Vec<Worker<G>>,
+    report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
+) -> SearchOutcome<G::Move> {
+    let start = Instant::now();
+    let threads = request.threads.max(1);
+    while workers.len() < threads {
+        workers.push(Worker::default());
+    }
+    table.new_search();
+    let root_player = root.side_to_move();
+    let players = root.player_count();
+    let shared = Shared {
+        table,
+        stop,
+        nodes: AtomicU64::new(0),
+        start,
+        limits: request.limits,
+        root_player,
+        players,
+        root_key: if players > 2 {
+            crate::zobrist::key(ROOT_KEYS_FAMILY, root_player as u64)
+        } else {
+            0
+        },
+        strength: request.strength,
+    };
+    let mut root_moves = Vec::new();
+    root.search_moves(&mut root_moves);
+    if root.outcome().is_some() || root_moves.is_empty() {
+        return SearchOutcome {
+            best: None,
+            nodes: 0,
+            elapsed: start.elapsed(),
+        };
+    }
+    if root_moves.len() == 1 && request.instant_single_move {
+        let line = RootLine {
+            mv: root_moves[0],
+            score: 0,
+            exact: false,
+            pv: vec![root_moves[0]],
+        };
+        return SearchOutcome {
+            best: Some(Iteration {
+                depth: 0,
+                lines: vec![line],
+                nodes: 0,
+                elapsed: start.elapsed(),
+            }),
+            nodes: 0,
+            elapsed: start.elapsed(),
+        };
+    }
+    let best = std::thread::scope(|scope| {
+        let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
+        let shared = &shared;
+        let root_moves = &root_moves;
+        for (index, helper) in helpers.iter_mut().enumerate() {
+            std::thread::Builder::new()
+                .name(format!("search-{}", index + 1))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, move || {
+                    let mut position = root.clone();
+                    let mut silent = |_: &Iteration<G::Move>| {};
+                    iterate(
+                        helper,
+                        &mut position,
+                        root_moves,
+                        request,
+                        shared,
+                        index + 1,
+                        &mut silent,
+                    );
+                })
+                .expect("spawning a search thread");
+        }
+        let main = std::thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, move || {
+                let mut position = root.clone();
+                let best = iterate(
+                    main_worker,
+                    &mut position,
+                    root_moves,
+                    request,
+                    shared,
+                    0,
+                    report,
+                );
+                // The main thread is done: stop the helpers.
+                shared.stop.store(true, Ordering::Relaxed);
+                best
+            })
+            .expect("spawning the main search thread");
+        main.join().expect("the main search thread panicked")
+    });
+    SearchOutcome {
+        best,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        elapsed: start.elapsed(),
+    }
+}
+
+/// Iterative deepening on one thread. Helper threads (`thread > 0`) start one ply deeper on odd
+/// thread numbers, so that threads spread over depths.
+fn iterate<G: Game>(
+    worker: &mut Worker<G>,
+    root: &mut G,
+    root_moves: &[G::Move],
+    request: &SearchRequest,
+    shared: &Shared,
+    thread: usize,
+    report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
+) -> Option<Iteration<G::Move>> {
+    worker.nodes = 0;
+    worker.unreported = 0;
+    worker.killers.clear();
+    let mut lines: Vec<RootLine<G::Move>> = order_root(root, root_moves, shared, worker);
+    let multi_pv = request.multi_pv.clamp(1, lines.len());
+    let max_depth = request
+        .limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 1)
+        .clamp(1, MAX_PLY as u32 - 1);
+    let mut completed: Option<Iteration<G::Move>> = None;
+    let mut depth = 1 + (thread % 2) as u32;
+    while depth <= max_depth {
+        worker.must_finish = thread == 0 && completed.is_none();
+        let previous = completed.as_ref().map(|iteration| iteration.lines[0].score);
+        let finished = match previous {
+            Some(score)
+                if multi_pv == 1 && depth >= ASPIRATION_DEPTH && !score::is_decisive(score) =>
+            {
+                aspiration(worker, root, &mut lines, depth, score, shared)
+            }
+            _ => search_root(
+                worker, root, &mut lines, depth, -INFINITY, INFINITY, multi_pv, shared,
+            ),
+        };
+        if !finished {
+            // A stopped iteration still counts when its first move, the previous best, was
+            // searched and some move scored exactly above what the last iteration thought.
+            if thread == 0 {
+                if let (Some(done), Some(first)) = (&completed, lines.first()) {
+                    if first.exact
+                        && first.score > done.lines[0].score
+                        && first.mv != done.lines[0].mv
+                    {
+                        let mut partial = done.clone();
+                        partial.lines = lines.clone();
+                        partial.nodes = shared.nodes.load(Ordering::Relaxed);
+                        partial.elapsed = shared.start.elapsed();
+                        completed = Some(partial);
+                    }
+                }
+            }
+            break;
+        }
+        let iteration = Iteration {
+            depth,
+            lines: lines.clone(),
+            nodes: shared.nodes.load(Ordering::Relaxed) + worker.unreported,
+            elapsed: shared.start.elapsed(),
+        };
+        if thread == 0 {
+            report(&iteration);
+        }
+        let best_score = iteration.lines[0].score;
+        completed = Some(iteration);
+        if thread == 0 {
+            let soft_passed = shared
+                .limits
+                .soft_time
+                .is_some_and(|soft| shared.start.elapsed() >= soft);
+            // A proven result within the searched depth cannot change with more depth.
+            let proven = score::decode_win(best_score)
+                .is_some_and(|(_, plies)| plies <= depth as usize)
+                && multi_pv == 1;
+            if soft_passed || proven || shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        } else if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        depth += 1;
+    }
+    worker.must_finish = false;
+    flush_nodes(worker, shared);
+    completed
+}
+
+/// Root moves ordered by the game's hints, each with a zero score.
+fn order_root<G: Game>(
+    root: &G,
+    root_moves: &[G::Move],
+    shared: &Shared,
+    worker: &Worker<G>,
+) -> Vec<RootLine<G::Move>> {
+    let mut hints = vec![0; root_moves.len()];
+    root.score_moves(root_moves, &mut hints);
+    let table_move = shared
+        .table
+        .probe(root.hash() ^ shared.root_key)
+        .and_then(|entry| entry.move_code)
+        .and_then(|code| root.move_from_code(code));
+    let mut indexed: Vec<(i32, G::Move)> = root_moves
+        .iter()
+        .zip(hints)
+        .map(|(&mv, hint)| {
+            let bonus = if Some(mv) == table_move { 1 << 28 } else { 0 };
+            (
+                hint * 16 + worker.history.get(root.side_to_move(), mv.code()) + bonus,
+                mv,
+            )
+        })
+        .collect();
+    indexed.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    indexed
+        .into_iter()
+        .map(|(_, mv)| RootLine {
+            mv,
+            score: -INFINITY,
+            exact: false,
+            pv: vec![mv],
+        })
+        .collect()
+}
+
+/// Searches the root with a narrow window around the last score, widening it on failure. Returns
+/// false when stopped.
+fn aspiration<G: Game>(
+    worker: &mut Worker<G>,
+    root: &mut G,
+    lines: &mut [RootLine<G::Move>],
+    depth: u32,
+    previous: i32,
+    shared: &Shared,
+) -> bool {
+    let mut delta = ASPIRATION_WINDOW;
+    let mut alpha = (previous - delta).max(-INFINITY);
+    let mut beta = (previous + delta).min(INFINITY);
+    loop {
+        if !search_root(worker, root, lines, depth, alpha, beta, 1, shared) {
+            return false;
+        }
+        let best = lines[0].score;
+        if best <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (best - delta).max(-INFINITY);
+        } else if best >= beta {
+            beta = (best + delta).min(INFINITY);
+        } else {
+            return true;
+        }
+        delta *= 2;
+        if delta > 4 * score::MAX_EVALUATION {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}
+
+/// One iteration at the root. With `multi_pv` above one, the best `multi_pv` moves get exact scores.
+/// Returns false when stopped; the lines are re-sorted best first either way.
+#[allow(clippy::too_many_arguments)]
+fn search_root<G: Game>(
+    worker: &mut Worker<G>,
+    root: &mut G,
+    lines: &mut [RootLine<G::Move>],
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    multi_pv: usize,
+    shared: &Shared,
+) -> bool {
+    let depth = depth as i32;
+    let mut alpha = alpha;
+    let mover = root.side_to_move();
+    let mut exact_scores: Vec<i32> = Vec::with_capacity(multi_pv);
+    let mut interrupted = false;
+    let mut searched = 0;
+    for index in 0..lines.len() {
+        let mv = lines[index].mv;
+        // With multi-PV, a move must beat the weakest of the best lines found so far.
+        let floor = if exact_scores.len() >= multi_pv {
+            alpha.max(exact_scores[multi_pv - 1])
+        } else {
+            alpha
+        };
+        let value = if index == 0 || exact_scores.len() < multi_pv {
+            child(
+                worker,
+                root,
+                mv,
+                mover,
+                depth - 1,
+                1,
+                floor,
+                beta,
+                true,
+                shared,
+            )
+        } else {
+            let probe = child(
+                worker,
+                root,
+                mv,
+                mover,
+                depth - 1,
+                1,
+                floor,
+                floor + 1,
+                false,
+                shared,
+            );
+            if probe > floor && probe < beta && !stopped(worker, shared) {
+                child(
+                    worker,
+                    root,
+                    mv,
+                    mover,
+                    depth - 1,
+                    1,
+                    floor,
+                    beta,
+                    true,
+                    shared,
+                )
+            } else {
+                probe
+            }
+        };
+        if stopped(worker, shared) {
+            interrupted = true;
+            break;
+        }
+        searched += 1;
+        let line = &mut lines[index];
+        line.score = value;
+        line.exact = value > floor && value < beta;
+        line.pv.clear();
+        line.pv.push(mv);
+        if value > floor {
+            line.pv.extend_from_slice(&worker.pv[1]);
+            if line.exact {
+                exact_scores.push(value);
+                exact_scores.sort_by_key(|&score| std::cmp::Reverse(score));
+            }
+        }
+        if multi_pv == 1 && value > alpha {
+            alpha = value;
+            if value >= beta {
+                break;
+            }
+        }
+    }
+    // Unsearched moves keep their old order below the searched ones.
+    for line in &mut lines[searched..] {
+        line.score = -INFINITY;
+        line.exact = false;
+    }
+    lines[..searched].sort_by_key(|line| std::cmp::Reverse(line.score));
+    !interrupted
+}
+
+/// Plays `mv`, searches the child and returns its value for `mover`'s side.
+#[allow(clippy::too_many_arguments)]
+fn child<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    mv: G::Move,
+    mover: Player,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    let undo = position.play_unchecked(mv);
+    shared.table.prefetch(position.hash() ^ shared.root_key);
+    let value = if shared.same_team(mover, position.side_to_move()) {
+        negamax(worker, position, depth, ply, alpha, beta, pv_node, shared)
+    } else {
+        -negamax(worker, position, depth, ply, -beta, -alpha, pv_node, shared)
+    };
+    position.undo(mv, undo);
+    value
+}
+
+fn flush_nodes<G: Game>(worker: &mut Worker<G>, shared: &Shared) {
+    shared.nodes.fetch_add(worker.unreported, Ordering::Relaxed);
+    worker.unreported = 0;
+}
+
+/// The value of a finished game for the side to move's team, `ply` plies from the root.
+fn terminal_value(outcome: &Outcome, side: Player, ply: usize, shared: &Shared) -> i32 {
+    if shared.players == 2 {
+        return match outcome.winner() {
+            None => 0,
+            Some(winner) if winner == side => score::win_in(ply, outcome.margin),
+            Some(_) => -score::win_in(ply, outcome.margin),
+        };
+    }
+    let players = shared.players as i32;
+    let place = outcome.place(shared.root_player) as i32;
+    let for_root = if place == 1 {
+        score::win_in(ply, outcome.margin)
+    } else if place >= players {
+        -score::win_in(ply, outcome.margin)
+    } else {
+        // Middle places score between the two, inside the evaluation range.
+        (players + 1 - 2 * place) * (score::MAX_EVALUATION - 1) / (players - 1)
+    };
+    if side == shared.root_player {
+        for_root
+    } else {
+        -for_root
+    }
+}
+
+/// The static value of a position for the side to move's team.
+fn static_value<G: Game>(position: &G, shared: &Shared) -> i32 {
+    let side = position.side_to_move();
+    if shared.players == 2 {
+        position.evaluate(side, shared.strength)
+    } else {
+        let for_root = position.evaluate(shared.root_player, shared.strength);
+        if side == shared.root_player {
+            for_root
+        } else {
+            -for_root
+        }
+    }
+}
+
+/// Principal-variation negamax with a transposition table, killers, history and late-move
+/// reductions. Returns a score for the side to move's team; meaningless once stopped.
+#[allow(clippy::too_many_arguments)]
+fn negamax<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    depth: i32,
+    ply: usize,
+    mut alpha: i32,
+    mut beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    worker.pv[ply].clear();
+    worker.nodes += 1;
+    worker.unreported += 1;
+    if worker.unreported >= CHECK_INTERVAL {
+        flush_nodes(worker, shared);
+        let over_nodes = shared
+            .limits
+            .nodes
+            .is_some_and(|limit| shared.nodes.load(Ordering::Relaxed) >= limit);
+        if over_nodes || shared.out_of_time() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    if stopped(worker, shared) {
+        return 0;
+    }
+    if depth <= 0 || ply >= MAX_PLY {
+        return match position.outcome() {
+            Some(outcome) => terminal_value(&outcome, position.side_to_move(), ply, shared),
+            None => static_value(position, shared),
+        };
+    }
+    // No line from here can win or lose by more than the largest margin, right now.
+    alpha = alpha.max(-score::win_in(ply, score::MAX_MARGIN));
+    beta = beta.min(score::win_in(ply, score::MAX_MARGIN));
+    if alpha >= beta {
+        return alpha;
+    }
+    let key = position.hash() ^ shared.root_key;
+    let entry = shared.table.probe(key);
+    let table_move = entry
+        .and_then(|entry| entry.move_code)
+        .and_then(|code| position.move_from_code(code));
+    if let Some(entry) = entry {
+        if !pv_node && entry.depth as i32 >= depth {
+            let stored = score::from_table(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => stored >= beta,
+                Bound::Upper => stored <= alpha,
+            };
+            if cut {
+                return stored;
+            }
+        }
+    }
+
+    let mut moves = std::mem::take(&mut worker.moves[ply]);
+    let mut scores = std::mem::take(&mut worker.scores[ply]);
+    position.search_moves(&mut moves);
+    if moves.is_empty() {
+        // Only a finished game has no moves to search.
+        worker.moves[ply] = moves;
+        worker.scores[ply] = scores;
+        return match position.outcome() {
+            Some(outcome) => terminal_value(&outcome, position.side_to_move(), ply, shared),
+            None => static_value(position, shared),
+        };
+    }
+    scores.clear();
+    scores.resize(moves.len(), 0);
+    position.score_moves(&moves, &mut scores);
+    let mover = position.side_to_move();
+    let table_move = table_move.filter(|mv| moves.contains(mv));
+    let original_alpha = alpha;
+    let mut best = -INFINITY;
+    let mut best_move = None;
+    let mut cutoff = false;
+    {
+        let killers = worker.killers.get(ply);
+        let mut picker = MovePicker::new(
+            &mut moves,
+            &mut scores,
+            table_move,
+            killers,
+            &worker.history,
+            mover,
+        );
+        let mut index = 0;
+        while let Some((mv, special)) = picker.next_move() {
+            let value = if index == 0 {
+                child(
+                    worker,
+                    position,
+                    mv,
+                    mover,
+                    depth - 1,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    pv_node,
+                    shared,
+                )
+            } else {
+                let reduction =
+                    if !pv_node && !special && depth >= REDUCTION_DEPTH && index >= REDUCTION_MOVES
+                    {
+                        1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
+                    } else {
+                        0
+                    };
+                let mut value = child(
+                    worker,
+                    position,
+                    mv,
+                    mover,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    alpha,
+                    alpha + 1,
+                    false,
+                    shared,
+                );
+                if value > alpha && reduction > 0 {
+                    value = child(
+                        worker,
+                        position,
+                        mv,
+                        mover,
+                        depth - 1,
+                        ply + 1,
+                        alpha,
+                        alpha + 1,
+                        false,
+                        shared,
+                    );
+                }
+                if value > alpha && value < beta && pv_node {
+                    value = child(
+                        worker,
+                        position,
+                        mv,
+                        mover,
+                        depth - 1,
+                        ply + 1,
+                        alpha,
+                        beta,
+                        true,
+                        shared,
+                    );
+                }
+                value
+            };
+            index += 1;
+            if stopped(worker, shared) {
+                break;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    alpha = value;
+                    if pv_node {
+                        let (head, tail) = worker.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if value >= beta {
+                        cutoff = true;
+                        let tried = &picker.tried()[..index - 1];
+                        worker.history.reward(mover, mv.code(), tried, depth);
+                        worker.killers.record(ply, mv);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    worker.moves[ply] = moves;
+    worker.scores[ply] = scores;
+    if stopped(worker, shared) {
+        return 0;
+    }
+    let bound = if cutoff {
+        Bound::Lower
+    } else if best > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    shared.table.store(
+        key,
+        best_move.map(|mv| mv.code()),
+        score::to_table(best, ply),
+        0,
+        depth.clamp(0, 255) as u8,
+        bound,
+    );
+    best
+}

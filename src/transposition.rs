@@ -1,0 +1,290 @@
+//! The transposition table: lock-free, shared by every search thread.
+//!
+//! # Layout
+//! The table is an array of 64-byte buckets, each holding four entries of two `AtomicU64` words:
+//! `check = key ^ data` and `data`. The data word packs
+//!
+//! | bits   | field                                          |
+//! |--------|------------------------------------------------|
+//! | 0-15   | best move code ([`crate::game::MoveCode`])     |
+//! | 16-31  | score (`i16`, mate scores relative to the node) |
+//! | 32-47  | static evaluation (`i16`), or 0                |
+//! | 48-55  | depth in plies                                 |
+//! | 56-57  | bound: 1 upper, 2 lower, 3 exact (0: empty)    |
+//! | 58     | whether a best move is stored                  |
+//! | 59-63  | generation (search number, modulo 32)          |
+//!
+//! # Torn reads
+//! Threads read and write entries with relaxed atomics and no lock, so a reader may see the `check`
+//! word of one write and the `data` word of another. The reader accepts an entry only when
+//! `check ^ data` equals the probed key; a torn pair fails that test (except with chance 2^-64) and
+//! reads as a miss. A stored move is still only a hint: the search checks it against the legal moves
+//! before playing it, so even an undetected collision cannot corrupt a position.
+//!
+//! # Replacement
+//! An entry with the same key is overwritten unless it holds a deeper result of the same search
+//! that the new one cannot improve on. Otherwise the entry of the bucket with the lowest
+//! `depth - 4 * age` is replaced, where age counts searches since the entry was written.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What kind of bound a stored score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one (the node failed low).
+    Upper = 1,
+    /// The true score is at least the stored one (the node failed high).
+    Lower = 2,
+    /// The stored score is exact.
+    Exact = 3,
+}
+
+/// One probed entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The stored best move's code, if any.
+    pub move_code: Option<u16>,
+    /// The stored score (relative to the stored node; see [`crate::score::from_table`]).
+    pub score: i32,
+    /// The stored static evaluation.
+    pub evaluation: i32,
+    /// The depth the score was searched to.
+    pub depth: u8,
+    /// The kind of bound.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+/// The shared, lock-free transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+const GENERATION_MASK: u64 = 0x1F;
+const MEGABYTE: usize = 1 << 20;
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes * MEGABYTE / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// The size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                slot.check.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries age and become easier to replace.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & GENERATION_MASK as u8;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table length without a power-of-two size.
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Asks the CPU to start loading the bucket of `key`.
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let address = self.bucket(key) as *const Bucket as *const i8;
+            // Safety: prefetching is a hint and never faults, whatever the address.
+            unsafe { std::arch::x86_64::_mm_prefetch(address, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`. A missing `move_code` keeps the move already stored for
+    /// the same key.
+    pub fn store(
+        &self,
+        key: u64,
+        move_code: Option<u16>,
+        score: i32,
+        evaluation: i32,
+        depth: u8,
+        bound: Bound,
+    ) {
+        let generation = self.generation.load(Ordering::Relaxed) as u64;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                let old = unpack(data);
+                let same_search = (data >> 59) & GENERATION_MASK == generation;
+                if same_search && old.depth > depth.saturating_add(2) && bound != Bound::Exact {
+                    return;
+                }
+                let move_code = move_code.or(old.move_code);
+                write(
+                    slot,
+                    key,
+                    pack(move_code, score, evaluation, depth, bound, generation),
+                );
+                return;
+            }
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                let age = (generation + 32 - ((data >> 59) & GENERATION_MASK)) & GENERATION_MASK;
+                ((data >> 48) & 0xFF) as i32 - 4 * age as i32
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        write(
+            victim,
+            key,
+            pack(move_code, score, evaluation, depth, bound, generation),
+        );
+    }
+
+    /// The share of entries written in the current search, in permille of a sample.
+    pub fn fullness_permille(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) as u64;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for slot in &bucket.slots {
+                let data = slot.data.load(Ordering::Relaxed);
+                if data != 0 && (data >> 59) & GENERATION_MASK == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.check.store(key ^ data, Ordering::Relaxed);
+    slot.data.store(data, Ordering::Relaxed);
+}
+
+fn pack(
+    move_code: Option<u16>,
+    score: i32,
+    evaluation: i32,
+    depth: u8,
+    bound: Bound,
+    generation: u64,
+) -> u64 {
+    let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    let evaluation = evaluation.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    move_code.unwrap_or(0) as u64
+        | score << 16
+        | evaluation << 32
+        | (depth as u64) << 48
+        | (bound as u64) << 56
+        | (move_code.is_some() as u64) << 58
+        | (generation & GENERATION_MASK) << 59
+}
+
+fn unpack(data: u64) -> Entry {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    Entry {
+        move_code: ((data >> 58) & 1 == 1).then_some(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        evaluation: (data >> 32) as u16 as i16 as i32,
+        depth: (data >> 48) as u8,
+        bound,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let table = TranspositionTable::new(1);
+        assert_eq!(table.probe(42), None);
+        table.store(42, Some(7), -1234, 55, 9, Bound::Lower);
+        let entry = table.probe(42).unwrap();
+        assert_eq!(entry.move_code, Some(7));
+        assert_eq!(entry.score, -1234);
+        assert_eq!(entry.evaluation, 55);
+        assert_eq!(entry.depth, 9);
+        assert_eq!(entry.bound, Bound::Lower);
+        table.store(42, None, 30, 0, 10, Bound::Exact);
+        assert_eq!(table.probe(42).unwrap().move_code, Some(7), "move kept");
+        table.clear();
+        assert_eq!(table.probe(42), None);
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let table = TranspositionTable::new(1);
+        table.store(99, Some(3), 10, 0, 4, Bound::Exact);
+        let slot = &table.bucket(99).slots[0];
+        // Simulate a second writer's data word landing beside the first writer's check word.
+        slot.data
+            .store(pack(Some(5), 20, 0, 6, Bound::Exact, 0), Ordering::Relaxed);
+        assert_eq!(table.probe(99), None);
+    }
+
+    #[test]
+    fn full_buckets_replace_the_shallowest() {
+        let table = TranspositionTable::new(0);
+        for key in 1..=4u64 {
+            table.store(key, None, 0, 0, key as u8 * 10, Bound::Exact);
+        }
+        table.store(5, None, 0, 0, 25, Bound::Exact);
+        assert_eq!(table.probe(1), None);
+        assert!(table.probe(2).is_some() && table.probe(5).is_some());
+    }
+}
