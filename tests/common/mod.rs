@@ -1,0 +1,156 @@
+//! A black-box client: spawns the `tabula` binary and talks to it over pipes.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One reply: whether it succeeded, its id and its text (lines joined by `\n`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub success: bool,
+    pub id: Option<String>,
+    pub text: String,
+}
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    pub fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    pub fn start_with(arguments: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the tabula binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            child,
+            stdin: Some(stdin),
+            stdout,
+        }
+    }
+
+    /// Sends raw bytes (a line must end with `\n`).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads one reply, skipping `info` lines.
+    pub fn read_reply(&mut self) -> Reply {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            let read = self.stdout.read_line(&mut line).expect("reading a reply");
+            assert!(read > 0, "the engine closed its output; lines so far: {lines:?}");
+            let line = line.trim_end_matches('\n').to_string();
+            if line.is_empty() {
+                if lines.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            if lines.is_empty() && line.starts_with("info ") {
+                continue;
+            }
+            lines.push(line);
+        }
+        let first = &lines[0];
+        let success = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => panic!("a reply must start with = or ?: {lines:?}"),
+        };
+        let head = &first[1..];
+        let id_end = head.find(|c: char| !c.is_ascii_digit()).unwrap_or(head.len());
+        let id = (id_end > 0).then(|| head[..id_end].to_string());
+        let mut text = head[id_end..].trim_start().to_string();
+        for line in &lines[1..] {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(line);
+        }
+        Reply { success, id, text }
+    }
+
+    /// Reads raw lines up to and including the reply that ends with a blank line.
+    pub fn read_raw_reply(&mut self) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "output closed");
+            let line = line.trim_end_matches('\n').to_string();
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    /// Sends a command line and reads its reply.
+    pub fn send(&mut self, command: &str) -> Reply {
+        self.send_raw(format!("{command}\n").as_bytes());
+        self.read_reply()
+    }
+
+    /// Sends a command that must succeed and returns its text.
+    pub fn ok(&mut self, command: &str) -> String {
+        let reply = self.send(command);
+        assert!(reply.success, "'{command}' failed: {}", reply.text);
+        reply.text
+    }
+
+    /// Sends a command that must fail and returns its message.
+    pub fn error(&mut self, command: &str) -> String {
+        let reply = self.send(command);
+        assert!(!reply.success, "'{command}' should fail but gave '{}'", reply.text);
+        assert!(!reply.text.is_empty(), "'{command}' failed without a message");
+        reply.text
+    }
+
+    /// Sends `quit` and waits for the process to exit.
+    pub fn quit(mut self) {
+        let reply = self.send("quit");
+        assert!(reply.success);
+        self.wait_exit(Duration::from_secs(10));
+    }
+
+    /// Waits for the process to exit; panics when it does not in time or fails.
+    pub fn wait_exit(&mut self, limit: Duration) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "engine exited with {status}");
+                return;
+            }
+            assert!(start.elapsed() < limit, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Closes stdin: the engine sees the end of its input.
+    pub fn close_input(&mut self) {
+        self.stdin.take();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
