@@ -5,11 +5,13 @@
 //! the disc difference with the empty squares given to the winner (the World Othello Federation rule).
 
 pub mod bitboard;
+pub mod endgame;
 pub mod evaluation;
 pub mod general;
 pub mod notation;
+pub mod obf;
 
-use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
+use crate::game::{Game, GameError, MoveCode, Outcome, Player, Solution, SolveRequest, Strength};
 use bitboard::bit;
 
 /// A Reversi move on boards up to 16x16: a square index `row * size + column`, or the pass.
@@ -301,6 +303,14 @@ impl Game for Reversi {
 
     fn format_evaluation(&self, value: i32) -> String {
         evaluation::format_value(value)
+    }
+
+    fn solver_distance(&self) -> Option<u32> {
+        Some(self.empties())
+    }
+
+    fn solve(&self, request: &SolveRequest) -> Option<Solution<ReversiMove>> {
+        endgame::solve(self, request)
     }
 
     fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {

@@ -1,0 +1,794 @@
+//! The exact endgame solver for 8x8 Reversi.
+//!
+//! Scores are final disc differences for the side to move, with empties to the winner, in -64..=64.
+//! The solver is a null-window (scout) search with a principal-variation search on top:
+//!
+//! * the last one to four empties have dedicated solvers that order empties by quadrant parity;
+//! * shallow nodes (up to [`SHALLOW_EMPTIES`]) order moves by parity only and skip the table;
+//! * deeper nodes probe the shared transposition table, cut off on stable discs, and order moves
+//!   fastest-first (fewest opponent replies), by a shallow evaluation search near the root;
+//! * from [`SPLIT_EMPTIES`] empties up, the younger brothers of a node are searched in parallel on a
+//!   rayon pool once the eldest brother is done (young brothers wait), sharing the table and aborting
+//!   when a brother cuts off.
+
+use super::bitboard::{self, bit};
+use super::evaluation;
+use super::{final_score, Reversi, ReversiMove};
+use crate::game::{Solution, SolveRequest, Strength};
+use crate::transposition::{Bound, TranspositionTable};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+
+/// Nodes with at most this many empties use the parity-ordered shallow search.
+const SHALLOW_EMPTIES: u32 = 6;
+/// Nodes with at least this many empties use the transposition table.
+const TABLE_EMPTIES: u32 = 9;
+/// Nodes with at least this many empties sort moves by a shallow evaluation search.
+const EVALUATION_SORT_EMPTIES: u32 = 15;
+/// Nodes with at least this many empties may search their moves in parallel.
+const SPLIT_EMPTIES: u32 = 13;
+/// Stable-disc cut-offs are tried when alpha is at least this high (per empties), since counting
+/// stable discs costs more than it saves in balanced windows.
+const STABILITY_THRESHOLD: [i32; 61] = {
+    let mut thresholds = [99; 61];
+    let mut empties = 0;
+    while empties <= 60 {
+        thresholds[empties] = if empties < 4 { 99 } else if empties < 12 { 8 } else { 4 };
+        empties += 1;
+    }
+    thresholds
+};
+/// Key mixed into table keys so that exact scores never meet midgame evaluations.
+const SOLVER_KEY: u64 = crate::zobrist::key(5, 1);
+/// The stop flag and clock are checked every this many nodes.
+const CHECK_INTERVAL: u64 = 4096;
+
+/// The four quadrants, for parity ordering: an odd number of empties in a quadrant is good to play in.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Squares in the quadrants with an odd number of empties.
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    QUADRANTS
+        .iter()
+        .filter(|&&quadrant| (empty & quadrant).count_ones() & 1 == 1)
+        .fold(0, |mask, &quadrant| mask | quadrant)
+}
+
+/// Corners first, then the rest: a cheap static preference used with parity.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// X-squares, which usually lose a corner.
+const X_SQUARES: u64 = 0x4200_0000_0000_4200;
+
+/// What every thread of one solve shares.
+struct Shared<'a> {
+    table: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    request: &'a SolveRequest<'a>,
+    parallel: bool,
+}
+
+/// Abort flags of the split points above a node: a node gives up when any of them is raised.
+struct Abort<'a> {
+    flag: &'a AtomicBool,
+    parent: Option<&'a Abort<'a>>,
+}
+
+impl Abort<'_> {
+    fn raised(&self) -> bool {
+        let mut link = Some(self);
+        while let Some(abort) = link {
+            if abort.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            link = abort.parent;
+        }
+        false
+    }
+}
+
+/// One thread's view of the solve.
+struct Solver<'a> {
+    shared: &'a Shared<'a>,
+    abort: Option<&'a Abort<'a>>,
+    nodes: u64,
+    unreported: u64,
+}
+
+impl<'a> Solver<'a> {
+    fn new(shared: &'a Shared<'a>, abort: Option<&'a Abort<'a>>) -> Solver<'a> {
+        Solver {
+            shared,
+            abort,
+            nodes: 0,
+            unreported: 0,
+        }
+    }
+
+    /// Whether the search must give up: stopped, out of time, or a brother cut off.
+    fn interrupted(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed) || self.abort.is_some_and(Abort::raised)
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= CHECK_INTERVAL {
+            self.shared.nodes.fetch_add(self.unreported, Ordering::Relaxed);
+            self.unreported = 0;
+            let request = self.shared.request;
+            if request
+                .hard_time
+                .is_some_and(|hard| request.start.elapsed() >= hard)
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+    }
+
+    /// The score when the side to move plays the last empty square `square`.
+    #[inline]
+    fn last_one(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
+        self.count_node();
+        let discs = player.count_ones() as i32;
+        let flipped = bitboard::flips(square, player, opponent).count_ones() as i32;
+        if flipped > 0 {
+            return 2 * (discs + flipped + 1) - 64;
+        }
+        let flipped = bitboard::flips(square, opponent, player).count_ones() as i32;
+        if flipped > 0 {
+            return 2 * (discs - flipped) - 64;
+        }
+        // Nobody can play: 63 discs, the empty goes to the winner.
+        let difference = 2 * discs - 63;
+        if difference > 0 {
+            difference + 1
+        } else {
+            difference - 1
+        }
+    }
+
+    /// Null-window search with two empties: returns a score compared with `alpha` (fail-soft).
+    fn last_two(&mut self, player: u64, opponent: u64, alpha: i32, first: usize, second: usize) -> i32 {
+        self.count_node();
+        let mut best = -65;
+        for (square, other) in [(first, second), (second, first)] {
+            let flipped = bitboard::flips(square, player, opponent);
+            if flipped != 0 {
+                let score = -self.last_one(opponent ^ flipped, player ^ flipped ^ bit(square), other);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        // Pass: the opponent plays, if it can.
+        let mut best = 65;
+        for (square, other) in [(first, second), (second, first)] {
+            let flipped = bitboard::flips(square, opponent, player);
+            if flipped != 0 {
+                let score = self.last_one(player ^ flipped, opponent ^ flipped ^ bit(square), other);
+                if score < best {
+                    best = score;
+                    if score <= alpha {
+                        return score;
+                    }
+                }
+            }
+        }
+        if best < 65 {
+            best
+        } else {
+            final_score(player, opponent)
+        }
+    }
+
+    /// Null-window search with three empties, odd-quadrant squares first.
+    fn last_three(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 3]) -> i32 {
+        self.count_node();
+        let mut best = -65;
+        for index in 0..3 {
+            let square = squares[index];
+            let flipped = bitboard::flips(square, player, opponent);
+            if flipped == 0 {
+                continue;
+            }
+            let (first, second) = match index {
+                0 => (squares[1], squares[2]),
+                1 => (squares[0], squares[2]),
+                _ => (squares[0], squares[1]),
+            };
+            let score = -self.last_two(opponent ^ flipped, player ^ flipped ^ bit(square), -alpha - 1, first, second);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    return score;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if (0..3).any(|index| bitboard::flips(squares[index], opponent, player) != 0) {
+            return -self.last_three(opponent, player, -alpha - 1, squares);
+        }
+        final_score(player, opponent)
+    }
+
+    /// Null-window search with four empties, odd-quadrant squares first.
+    fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
+        self.count_node();
+        let empty = !(player | opponent);
+        let squares = parity_ordered::<4>(empty);
+        let mut best = -65;
+        for index in 0..4 {
+            let square = squares[index];
+            let flipped = bitboard::flips(square, player, opponent);
+            if flipped == 0 {
+                continue;
+            }
+            let mut rest = [0usize; 3];
+            let mut filled = 0;
+            for (other_index, &other) in squares.iter().enumerate() {
+                if other_index != index {
+                    rest[filled] = other;
+                    filled += 1;
+                }
+            }
+            let score = -self.last_three(opponent ^ flipped, player ^ flipped ^ bit(square), -alpha - 1, rest);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    return score;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if bitboard::can_move(opponent, player) {
+            return -self.last_four(opponent, player, -alpha - 1);
+        }
+        final_score(player, opponent)
+    }
+
+    /// Null-window search near the end: parity ordering, no table.
+    fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
+        if empties == 4 {
+            return self.last_four(player, opponent, alpha);
+        }
+        self.count_node();
+        let moves = bitboard::moves(player, opponent);
+        if moves == 0 {
+            if bitboard::can_move(opponent, player) {
+                return -self.shallow(opponent, player, -alpha - 1, empties);
+            }
+            return final_score(player, opponent);
+        }
+        if let Some(bound) = stability_bound(player, opponent, alpha, empties) {
+            return bound;
+        }
+        let odd = odd_quadrants(!(player | opponent));
+        let mut best = -65;
+        for mask in [moves & odd & CORNERS, moves & odd & !CORNERS, moves & !odd & CORNERS, moves & !odd & !CORNERS] {
+            let mut remaining = mask;
+            while remaining != 0 {
+                let square = remaining.trailing_zeros() as usize;
+                remaining &= remaining - 1;
+                let flipped = bitboard::flips(square, player, opponent);
+                let score = -self.shallow(opponent ^ flipped, player ^ flipped ^ bit(square), -alpha - 1, empties - 1);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Null-window search: is the score above `alpha`? Returns a fail-soft bound.
+    fn scout(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
+        if empties <= SHALLOW_EMPTIES {
+            return self.shallow(player, opponent, alpha, empties);
+        }
+        self.count_node();
+        if self.interrupted() {
+            return 0;
+        }
+        let moves = bitboard::moves(player, opponent);
+        if moves == 0 {
+            if bitboard::can_move(opponent, player) {
+                return -self.scout(opponent, player, -alpha - 1, empties);
+            }
+            return final_score(player, opponent);
+        }
+        if let Some(bound) = stability_bound(player, opponent, alpha, empties) {
+            return bound;
+        }
+        let beta = alpha + 1;
+        let use_table = empties >= TABLE_EMPTIES;
+        let key = if use_table { table_key(player, opponent) } else { 0 };
+        let mut table_move = None;
+        if use_table {
+            if let Some(entry) = self.shared.table.probe(key) {
+                table_move = entry.move_code.map(|code| code as usize);
+                if entry.depth as u32 >= empties {
+                    match entry.bound {
+                        Bound::Exact => return entry.score,
+                        Bound::Lower if entry.score >= beta => return entry.score,
+                        Bound::Upper if entry.score <= alpha => return entry.score,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let mut list = MoveList::new(player, opponent, moves, table_move, empties, self);
+        if self.shared.parallel && empties >= SPLIT_EMPTIES && list.len > 1 {
+            let best = self.split(player, opponent, alpha, empties, &mut list);
+            if self.interrupted() {
+                return 0;
+            }
+            if use_table {
+                self.store(key, best.0, best.1, alpha, beta, empties);
+            }
+            return best.0;
+        }
+        let mut best = -65;
+        let mut best_square = None;
+        for index in 0..list.len {
+            let square = list.squares[index] as usize;
+            let flipped = bitboard::flips(square, player, opponent);
+            let score = -self.scout(opponent ^ flipped, player ^ flipped ^ bit(square), -beta, empties - 1);
+            if self.interrupted() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_square = Some(square);
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        if use_table {
+            self.store(key, best, best_square, alpha, beta, empties);
+        }
+        best
+    }
+
+    /// Young-brothers-wait split: the first move alone, then the rest in parallel.
+    fn split(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        empties: u32,
+        list: &mut MoveList,
+    ) -> (i32, Option<usize>) {
+        let beta = alpha + 1;
+        let first = list.squares[0] as usize;
+        let flipped = bitboard::flips(first, player, opponent);
+        let score = -self.scout(opponent ^ flipped, player ^ flipped ^ bit(first), -beta, empties - 1);
+        if self.interrupted() || score > alpha {
+            return (score, Some(first));
+        }
+        let best = AtomicI32::new(score);
+        let best_square = AtomicI32::new(first as i32);
+        let cut = AtomicBool::new(false);
+        let abort = Abort {
+            flag: &cut,
+            parent: self.abort,
+        };
+        let shared = self.shared;
+        let squares = &list.squares[1..list.len];
+        rayon::scope(|scope| {
+            for &square in squares {
+                let abort = &abort;
+                let best = &best;
+                let best_square = &best_square;
+                let cut = &cut;
+                scope.spawn(move |_| {
+                    if abort.raised() || shared.stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut solver = Solver::new(shared, Some(abort));
+                    let square = square as usize;
+                    let flipped = bitboard::flips(square, player, opponent);
+                    let score = -solver.scout(opponent ^ flipped, player ^ flipped ^ bit(square), -beta, empties - 1);
+                    solver.flush();
+                    if solver.interrupted() && !cut.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if abort.raised() {
+                        return;
+                    }
+                    if best.fetch_max(score, Ordering::Relaxed) < score {
+                        best_square.store(square as i32, Ordering::Relaxed);
+                    }
+                    if score > alpha {
+                        cut.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        let square = best_square.load(Ordering::Relaxed) as usize;
+        (best.load(Ordering::Relaxed), Some(square))
+    }
+
+    fn store(&self, key: u64, best: i32, square: Option<usize>, alpha: i32, beta: i32, empties: u32) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let code = if bound == Bound::Upper { None } else { square.map(|s| s as u16) };
+        self.shared.table.store(key, code, best, 0, empties as u8, bound);
+    }
+
+    /// Full-window search for principal-variation nodes: exact within `(alpha, beta)`.
+    fn principal(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, empties: u32) -> (i32, Option<usize>) {
+        if empties <= SHALLOW_EMPTIES {
+            return (self.exact_by_scouts(player, opponent, alpha, beta, empties), None);
+        }
+        self.count_node();
+        if self.interrupted() {
+            return (0, None);
+        }
+        let moves = bitboard::moves(player, opponent);
+        if moves == 0 {
+            if bitboard::can_move(opponent, player) {
+                let (score, _) = self.principal(opponent, player, -beta, -alpha, empties);
+                return (-score, None);
+            }
+            return (final_score(player, opponent), None);
+        }
+        let key = table_key(player, opponent);
+        let table_move = self
+            .shared
+            .table
+            .probe(key)
+            .and_then(|entry| entry.move_code)
+            .map(|code| code as usize);
+        let list = MoveList::new(player, opponent, moves, table_move, empties, self);
+        let original_alpha = alpha;
+        let mut best = -65;
+        let mut best_square = None;
+        for index in 0..list.len {
+            let square = list.squares[index] as usize;
+            let flipped = bitboard::flips(square, player, opponent);
+            let (next_player, next_opponent) = (opponent ^ flipped, player ^ flipped ^ bit(square));
+            let score = if index == 0 {
+                -self.exact(next_player, next_opponent, -beta, -alpha, empties - 1)
+            } else {
+                let probe = -self.scout(next_player, next_opponent, -alpha - 1, empties - 1);
+                if probe > alpha && probe < beta && !self.interrupted() {
+                    -self.exact(next_player, next_opponent, -beta, -probe.max(alpha), empties - 1)
+                } else {
+                    probe
+                }
+            };
+            if self.interrupted() {
+                return (0, None);
+            }
+            if score > best {
+                best = score;
+                best_square = Some(square);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.store(key, best, best_square, original_alpha, beta, empties);
+        (best, best_square)
+    }
+
+    /// The exact score when it lies within `(alpha, beta)`, otherwise a bound beyond the window,
+    /// by bisection with null-window searches.
+    fn exact_by_scouts(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+        let (mut low, mut high) = (-64, 64);
+        while low < high {
+            let probe = low + (high - low) / 2;
+            let score = self.scout(player, opponent, probe, empties);
+            if self.interrupted() {
+                return 0;
+            }
+            if score > probe {
+                low = score;
+                if low >= beta {
+                    return low;
+                }
+            } else {
+                high = score;
+                if high <= alpha {
+                    return high;
+                }
+            }
+        }
+        low
+    }
+
+    /// The exact score within `(alpha, beta)`, or a bound beyond it.
+    fn exact(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties <= SHALLOW_EMPTIES {
+            self.exact_by_scouts(player, opponent, alpha, beta, empties)
+        } else {
+            self.principal(player, opponent, alpha, beta, empties).0
+        }
+    }
+}
+
+/// Fail-soft stable-disc cut-off: the side to move cannot score above `64 - 2 * opponent's stable`.
+#[inline]
+fn stability_bound(player: u64, opponent: u64, alpha: i32, empties: u32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[empties as usize] {
+        return None;
+    }
+    let ceiling = 64 - 2 * bitboard::stable_discs(opponent, player).count_ones() as i32;
+    (ceiling <= alpha).then_some(ceiling)
+}
+
+fn table_key(player: u64, opponent: u64) -> u64 {
+    // Relative to the side to move, so the colour does not matter to the solver.
+    use crate::game::Game;
+    Reversi::from_discs(player, opponent, 0).hash() ^ SOLVER_KEY
+}
+
+/// The first `N` empty squares, odd-quadrant ones first.
+#[inline]
+fn parity_ordered<const N: usize>(empty: u64) -> [usize; N] {
+    let odd = odd_quadrants(empty);
+    let mut squares = [0usize; N];
+    let mut filled = 0;
+    for mask in [empty & odd, empty & !odd] {
+        let mut remaining = mask;
+        while remaining != 0 && filled < N {
+            squares[filled] = remaining.trailing_zeros() as usize;
+            filled += 1;
+            remaining &= remaining - 1;
+        }
+    }
+    squares
+}
+
+/// The moves of a node, best first.
+struct MoveList {
+    squares: [u8; 32],
+    len: usize,
+}
+
+impl MoveList {
+    fn new(player: u64, opponent: u64, moves: u64, table_move: Option<usize>, empties: u32, solver: &mut Solver) -> MoveList {
+        let mut squares = [0u8; 32];
+        let mut values = [0i32; 32];
+        let mut len = 0;
+        let odd = odd_quadrants(!(player | opponent));
+        let mut remaining = moves;
+        while remaining != 0 {
+            let square = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            let flipped = bitboard::flips(square, player, opponent);
+            let next_player = opponent ^ flipped;
+            let next_opponent = player ^ flipped ^ bit(square);
+            let value = if Some(square) == table_move {
+                1 << 30
+            } else if empties >= EVALUATION_SORT_EMPTIES {
+                // Near the root, a shallow search with the evaluation orders best.
+                let depth = if empties >= 20 { 2 } else { 1 };
+                -evaluation_search(next_player, next_opponent, depth, solver) * 4
+                    - bitboard::moves(next_player, next_opponent).count_ones() as i32 * 64
+            } else {
+                let replies = bitboard::moves(next_player, next_opponent);
+                let mut value = -(replies.count_ones() as i32) * 32
+                    - (replies & CORNERS).count_ones() as i32 * 24;
+                if bit(square) & CORNERS != 0 {
+                    value += 16;
+                }
+                if bit(square) & X_SQUARES != 0 {
+                    value -= 16;
+                }
+                if bit(square) & odd != 0 {
+                    value += 8;
+                }
+                value
+            };
+            squares[len] = square as u8;
+            values[len] = value;
+            len += 1;
+        }
+        // Insertion sort: lists are short.
+        for index in 1..len {
+            let (square, value) = (squares[index], values[index]);
+            let mut at = index;
+            while at > 0 && values[at - 1] < value {
+                squares[at] = squares[at - 1];
+                values[at] = values[at - 1];
+                at -= 1;
+            }
+            squares[at] = square;
+            values[at] = value;
+        }
+        MoveList { squares, len }
+    }
+}
+
+/// A small alpha-beta search on the midgame evaluation, for ordering near the root.
+fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver) -> i32 {
+    fn search(player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32, solver: &mut Solver) -> i32 {
+        solver.count_node();
+        if depth == 0 {
+            return evaluation::evaluate(player, opponent, Strength::FULL);
+        }
+        let moves = bitboard::moves(player, opponent);
+        if moves == 0 {
+            if bitboard::can_move(opponent, player) {
+                return -search(opponent, player, depth, -beta, -alpha, solver);
+            }
+            return final_score(player, opponent) * evaluation::DISC;
+        }
+        let mut best = -crate::score::INFINITY;
+        let mut remaining = moves;
+        while remaining != 0 {
+            let square = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            let flipped = bitboard::flips(square, player, opponent);
+            let score = -search(opponent ^ flipped, player ^ flipped ^ bit(square), depth - 1, -beta, -alpha, solver);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+    search(player, opponent, depth, -crate::score::INFINITY, crate::score::INFINITY, solver)
+}
+
+/// Solves `position` exactly. `None` when the game is over or the solve was stopped.
+pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<ReversiMove>> {
+    let player = position.player;
+    let opponent = position.opponent;
+    let empties = position.empties();
+    let root_moves = bitboard::moves(player, opponent);
+    if root_moves == 0 && !bitboard::can_move(opponent, player) {
+        return None;
+    }
+    let parallel = request.threads > 1;
+    let shared = Shared {
+        table: request.table,
+        stop: request.stop,
+        nodes: AtomicU64::new(0),
+        request,
+        parallel,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.threads.max(1))
+        .stack_size(16 << 20)
+        .build()
+        .ok()?;
+    pool.install(|| {
+        let mut solver = Solver::new(&shared, None);
+        let moves = if root_moves == 0 {
+            // A forced pass: solve the opponent's position.
+            let score = -solver.exact(opponent, player, -64, 64, empties);
+            vec![(ReversiMove::PASS, score)]
+        } else {
+            solver.root(player, opponent, root_moves, empties, request.all_moves)
+        };
+        solver.flush();
+        if solver.interrupted() {
+            return None;
+        }
+        let pv = principal_variation(position, request.table, moves[0].0);
+        Some(Solution {
+            moves,
+            pv,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+        })
+    })
+}
+
+impl Solver<'_> {
+    /// The root: every move's exact score when `all_moves`, otherwise the best move's exact score.
+    /// Moves come back best first.
+    fn root(&mut self, player: u64, opponent: u64, moves: u64, empties: u32, all_moves: bool) -> Vec<(ReversiMove, i32)> {
+        let key = table_key(player, opponent);
+        let table_move = self
+            .shared
+            .table
+            .probe(key)
+            .and_then(|entry| entry.move_code)
+            .map(|code| code as usize);
+        let list = MoveList::new(player, opponent, moves, table_move, empties, self);
+        let mut scored: Vec<(ReversiMove, i32)> = Vec::with_capacity(list.len);
+        let mut best = -65;
+        let mut best_square = None;
+        for index in 0..list.len {
+            let square = list.squares[index] as usize;
+            let flipped = bitboard::flips(square, player, opponent);
+            let (next_player, next_opponent) = (opponent ^ flipped, player ^ flipped ^ bit(square));
+            let score = if all_moves || index == 0 {
+                -self.exact(next_player, next_opponent, -64, 64, empties - 1)
+            } else {
+                let probe = -self.scout(next_player, next_opponent, -best - 1, empties - 1);
+                if probe > best && !self.interrupted() {
+                    -self.exact(next_player, next_opponent, -64, -best, empties - 1)
+                } else {
+                    probe
+                }
+            };
+            if self.interrupted() {
+                return scored;
+            }
+            if score > best {
+                best = score;
+                best_square = Some(square);
+            }
+            if all_moves {
+                scored.push((ReversiMove(square as u16), score));
+            }
+        }
+        if all_moves {
+            scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        } else if let Some(square) = best_square {
+            self.store(key, best, Some(square), -65, 65, empties);
+            scored.push((ReversiMove(square as u16), best));
+        }
+        scored
+    }
+}
+
+/// Follows table moves from the best move to build a principal variation.
+fn principal_variation(position: &Reversi, table: &TranspositionTable, first: ReversiMove) -> Vec<ReversiMove> {
+    use crate::game::Game;
+    let mut line = vec![first];
+    let mut current = *position;
+    current.play_unchecked(first);
+    while line.len() < 60 && current.outcome().is_none() {
+        let next = match current.forced_pass() {
+            Some(pass) => pass,
+            None => {
+                let Some(code) = table
+                    .probe(table_key(current.player, current.opponent))
+                    .and_then(|entry| entry.move_code)
+                else {
+                    break;
+                };
+                let mv = ReversiMove(code);
+                if !current.is_legal(mv) {
+                    break;
+                }
+                mv
+            }
+        };
+        current.play_unchecked(next);
+        line.push(next);
+    }
+    line
+}
