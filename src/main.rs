@@ -109,12 +109,16 @@ fn solve_file(
     use tabula::game::{Game, SolveRequest};
     use tabula::games::reversi::obf;
     use tabula::transposition::TranspositionTable;
-    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let positions = obf::parse_file(&text)?;
     let table = TranspositionTable::new(hash);
     let stop = AtomicBool::new(false);
     let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
-    println!("{:>4} {:>7} {:>5} {:>6} {:>8} {:>10} {:>14} {:>12}  check", "#", "empties", "move", "score", "expected", "time (s)", "nodes", "nodes/s");
+    println!(
+        "{:>4} {:>7} {:>5} {:>6} {:>8} {:>10} {:>14} {:>12}  check",
+        "#", "empties", "move", "score", "expected", "time (s)", "nodes", "nodes/s"
+    );
     for (index, entry) in positions.iter().enumerate() {
         let number = first_number + index;
         if from.is_some_and(|from| number < from) || to.is_some_and(|to| number > to) {
@@ -140,14 +144,24 @@ fn solve_file(
         let expected = entry.best_score();
         let score_ok = expected.is_none_or(|expected| expected == score);
         let move_ok = entry.best_moves().is_empty() || entry.best_moves().contains(&written);
-        let mut check = if score_ok && move_ok { "ok".to_string() } else { "WRONG".to_string() };
+        let mut check = if score_ok && move_ok {
+            "ok".to_string()
+        } else {
+            "WRONG".to_string()
+        };
         if all_moves {
             for (mv, known) in &entry.scores {
                 let found = solution.moves.iter().find(|(candidate, _)| {
-                    entry.position.format_move(*candidate).eq_ignore_ascii_case(mv)
+                    entry
+                        .position
+                        .format_move(*candidate)
+                        .eq_ignore_ascii_case(mv)
                 });
                 if found.map(|&(_, value)| value) != Some(*known) {
-                    check = format!("WRONG ({mv}: expected {known:+}, found {:?})", found.map(|f| f.1));
+                    check = format!(
+                        "WRONG ({mv}: expected {known:+}, found {:?})",
+                        found.map(|f| f.1)
+                    );
                 }
             }
         }

@@ -29,25 +29,94 @@ impl Buffer {
 }
 
 const WORDS: &[&str] = &[
-    "play", "genmove", "reg_genmove", "undo", "legal_moves", "position", "setposition", "perft",
-    "final_score", "set_option", "set_game", "boardsize", "clear_board", "komi", "showboard",
-    "hint", "analyze", "solve", "time_settings", "time_left", "known_command", "list_games",
-    "forbidden_moves", "side_to_move", "get_option", "name", "frob", "PLAY", "stop",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "legal_moves",
+    "position",
+    "setposition",
+    "perft",
+    "final_score",
+    "set_option",
+    "set_game",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "showboard",
+    "hint",
+    "analyze",
+    "solve",
+    "time_settings",
+    "time_left",
+    "known_command",
+    "list_games",
+    "forbidden_moves",
+    "side_to_move",
+    "get_option",
+    "name",
+    "frob",
+    "PLAY",
+    "stop",
 ];
 
 const ARGUMENTS: &[&str] = &[
-    "b", "w", "black", "white", "x", "1", "2", "3", "-1", "99999999999999999999", "d3", "c4",
-    "D3", "a1", "h8", "i9", "z0", "pass", "resign", "size=6", "size=10", "size=7", "size=x",
-    "rule=renju", "reversi", "othello", "gomoku", "depth", "level", "threads", "hash", "info",
-    "bogus", "divide", "-", "=", "é", "☃", "\u{0}", "nan", "inf", "1e3", "0.5",
+    "b",
+    "w",
+    "black",
+    "white",
+    "x",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "99999999999999999999",
+    "d3",
+    "c4",
+    "D3",
+    "a1",
+    "h8",
+    "i9",
+    "z0",
+    "pass",
+    "resign",
+    "size=6",
+    "size=10",
+    "size=7",
+    "size=x",
+    "rule=renju",
+    "reversi",
+    "othello",
+    "gomoku",
+    "depth",
+    "level",
+    "threads",
+    "hash",
+    "info",
+    "bogus",
+    "divide",
+    "-",
+    "=",
+    "é",
+    "☃",
+    "\u{0}",
+    "nan",
+    "inf",
+    "1e3",
+    "0.5",
     "---------------------------OX------XO--------------------------- X",
-    "XXXX O", "----", ";",
+    "XXXX O",
+    "----",
+    ";",
 ];
 
 fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         // Raw bytes, including invalid UTF-8 and control characters.
-        prop::collection::vec(any::<u8>().prop_filter("no newline", |b| *b != b'\n'), 0..120),
+        prop::collection::vec(
+            any::<u8>().prop_filter("no newline", |b| *b != b'\n'),
+            0..120
+        ),
         // A command with plausible and implausible arguments, maybe with an id.
         (
             prop::option::of(0u32..1000),
@@ -71,7 +140,9 @@ fn line_strategy() -> impl Strategy<Value = Vec<u8>> {
 
 /// Counts replies: each ends with a blank line, and `info` lines are not replies.
 fn reply_count(text: &str) -> usize {
-    text.split("\n\n").filter(|reply| !reply.trim().is_empty()).count()
+    text.split("\n\n")
+        .filter(|reply| !reply.trim().is_empty())
+        .count()
 }
 
 proptest! {

@@ -38,8 +38,7 @@ const REQUIRED: &[&str] = &[
 ];
 
 /// Black must pass; white's only move, a1, ends the game 8-0 (W+64 with the empties).
-const BLACK_MUST_PASS: &str =
-    "-XOOOOOO-------------------------------------------------------- X";
+const BLACK_MUST_PASS: &str = "-XOOOOOO-------------------------------------------------------- X";
 
 #[test]
 fn identity_and_command_list() {
@@ -89,7 +88,11 @@ fn games_sizes_and_board_commands() {
     assert!(engine.error("set_game reversi depth=3").contains("option"));
     assert!(engine.error("set_game chess").contains("unknown game"));
     assert!(engine.error("set_game reversi size").contains("key=value"));
-    assert_eq!(engine.ok("game"), "reversi size=10", "failed set_game keeps the game");
+    assert_eq!(
+        engine.ok("game"),
+        "reversi size=10",
+        "failed set_game keeps the game"
+    );
     engine.ok("boardsize 6");
     assert_eq!(engine.ok("game"), "reversi size=6");
     assert_eq!(engine.ok("perft 2"), "12");
@@ -173,13 +176,21 @@ fn forced_passes_are_explicit_or_implied() {
     assert!(engine.error("play b pass").contains("over"));
     assert!(engine.error("genmove b").contains("over"));
     engine.ok("undo");
-    assert_eq!(engine.ok("position"), BLACK_MUST_PASS, "undo takes back the implied pass");
+    assert_eq!(
+        engine.ok("position"),
+        BLACK_MUST_PASS,
+        "undo takes back the implied pass"
+    );
     assert_eq!(engine.ok("genmove b"), "pass");
     assert_eq!(engine.ok("genmove w"), "a1");
     engine.ok("undo");
     engine.ok("undo");
     assert_eq!(engine.ok("reg_genmove w"), "a1");
-    assert_eq!(engine.ok("position"), BLACK_MUST_PASS, "reg_genmove does not play");
+    assert_eq!(
+        engine.ok("position"),
+        BLACK_MUST_PASS,
+        "reg_genmove does not play"
+    );
     assert_eq!(engine.ok("genmove w"), "a1");
     assert_eq!(engine.ok("final_score"), "W+64");
     engine.quit();
@@ -196,7 +207,9 @@ fn options() {
     engine.ok("set_option nodes 100000");
     assert_eq!(engine.ok("get_option depth"), "3");
     assert_eq!(engine.ok("get_option hash"), "16");
-    assert!(engine.error("set_option colour blue").contains("unknown option"));
+    assert!(engine
+        .error("set_option colour blue")
+        .contains("unknown option"));
     engine.error("set_option depth deep");
     engine.error("set_option level 9");
     engine.error("set_option threads 0");
@@ -204,7 +217,11 @@ fn options() {
     engine.error("set_option depth");
     assert_eq!(engine.ok("get_option level"), "5");
     engine.ok("set_game reversi size=10");
-    assert_eq!(engine.ok("get_option level"), "5", "settings survive set_game");
+    assert_eq!(
+        engine.ok("get_option level"),
+        "5",
+        "settings survive set_game"
+    );
     engine.quit();
 }
 
@@ -275,10 +292,18 @@ fn stop_answers_a_long_search_at_once() {
     let start = Instant::now();
     engine.send_raw(b"6 stop\n");
     let reply = engine.read_reply();
-    assert!(start.elapsed() < Duration::from_millis(500), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
     assert!(reply.success);
     assert_eq!(reply.id.as_deref(), Some("5"));
-    assert!(legal.split(' ').any(|mv| mv == reply.text), "{}", reply.text);
+    assert!(
+        legal.split(' ').any(|mv| mv == reply.text),
+        "{}",
+        reply.text
+    );
     let stop = engine.read_reply();
     assert_eq!(stop.id.as_deref(), Some("6"));
     assert!(stop.success);
@@ -358,7 +383,10 @@ fn hint_and_analyze_rank_moves() {
         .iter()
         .map(|line| line.split(' ').nth(1).unwrap().parse().unwrap())
         .collect();
-    assert!(scores.windows(2).all(|pair| pair[0] >= pair[1]), "{analysis}");
+    assert!(
+        scores.windows(2).all(|pair| pair[0] >= pair[1]),
+        "{analysis}"
+    );
     engine.error("hint 0");
     engine.error("analyze many");
     engine.quit();
@@ -375,7 +403,10 @@ fn info_lines_can_go_to_the_protocol() {
     assert!(reply.starts_with("= "), "{lines:?}");
     assert_eq!(info.len(), 3, "one line per iteration: {lines:?}");
     for (depth, line) in info.iter().enumerate() {
-        assert!(line.starts_with(&format!("info depth {} score ", depth + 1)), "{line}");
+        assert!(
+            line.starts_with(&format!("info depth {} score ", depth + 1)),
+            "{line}"
+        );
         assert!(line.contains(" nodes ") && line.contains(" nps ") && line.contains(" pv "));
     }
     engine.ok("set_option info off");
@@ -401,7 +432,11 @@ fn bad_bytes_and_long_lines_get_errors_and_the_session_goes_on() {
     engine.send_raw(b"# a comment\n\n   \n\t\nname # trailing comment\r\n");
     assert_eq!(engine.read_reply().text, "Tabula");
     engine.send_raw(b"na\x01me\n");
-    assert_eq!(engine.read_reply().text, "Tabula", "control characters are dropped");
+    assert_eq!(
+        engine.read_reply().text,
+        "Tabula",
+        "control characters are dropped"
+    );
     assert_eq!(engine.ok("perft 2"), "12", "state unchanged");
     engine.quit();
 }

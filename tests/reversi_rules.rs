@@ -15,7 +15,16 @@ struct Naive {
     to_move: u8,
 }
 
-const STEPS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+const STEPS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
 
 impl Naive {
     fn from_position_string(text: &str, size: usize) -> Naive {
@@ -118,7 +127,13 @@ impl Naive {
 
     /// The final score for black, with the empties going to the winner.
     fn black_score(&self) -> i32 {
-        let count = |colour| self.cells.iter().flatten().filter(|&&c| c == colour).count() as i32;
+        let count = |colour| {
+            self.cells
+                .iter()
+                .flatten()
+                .filter(|&&c| c == colour)
+                .count() as i32
+        };
         let (black, white) = (count(1), count(2));
         let empty = (self.size * self.size) as i32 - black - white;
         let difference = black - white;
@@ -135,7 +150,13 @@ fn engine_moves<G: Game>(position: &G) -> Vec<String> {
 }
 
 /// Walks random games, comparing the engine's moves, perft and final scores with the naive rules.
-fn compare_random_games<G: Game>(start: &G, size: usize, games: usize, perft_depth: usize, seed: u64) {
+fn compare_random_games<G: Game>(
+    start: &G,
+    size: usize,
+    games: usize,
+    perft_depth: usize,
+    seed: u64,
+) {
     let mut rng = SmallRng::seed_from_u64(seed);
     for _ in 0..games {
         let mut position = start.clone();
@@ -143,7 +164,12 @@ fn compare_random_games<G: Game>(start: &G, size: usize, games: usize, perft_dep
             let naive = Naive::from_position_string(&position.position_string(), size);
             let mut expected = naive.moves();
             expected.sort();
-            assert_eq!(engine_moves(&position), expected, "at {}", position.position_string());
+            assert_eq!(
+                engine_moves(&position),
+                expected,
+                "at {}",
+                position.position_string()
+            );
             if rng.random_range(0..8) == 0 {
                 assert_eq!(position.perft(perft_depth), naive.perft(perft_depth));
             }
@@ -166,7 +192,9 @@ fn compare_random_games<G: Game>(start: &G, size: usize, games: usize, perft_dep
 
 #[test]
 fn published_counts_to_depth_ten() {
-    let expected = [4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284];
+    let expected = [
+        4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284,
+    ];
     let start = Reversi::new();
     for (index, &count) in expected.iter().enumerate() {
         assert_eq!(start.perft(index + 1), count, "depth {}", index + 1);

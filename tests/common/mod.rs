@@ -55,7 +55,10 @@ impl Engine {
         loop {
             let mut line = String::new();
             let read = self.stdout.read_line(&mut line).expect("reading a reply");
-            assert!(read > 0, "the engine closed its output; lines so far: {lines:?}");
+            assert!(
+                read > 0,
+                "the engine closed its output; lines so far: {lines:?}"
+            );
             let line = line.trim_end_matches('\n').to_string();
             if line.is_empty() {
                 if lines.is_empty() {
@@ -75,7 +78,9 @@ impl Engine {
             _ => panic!("a reply must start with = or ?: {lines:?}"),
         };
         let head = &first[1..];
-        let id_end = head.find(|c: char| !c.is_ascii_digit()).unwrap_or(head.len());
+        let id_end = head
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(head.len());
         let id = (id_end > 0).then(|| head[..id_end].to_string());
         let mut text = head[id_end..].trim_start().to_string();
         for line in &lines[1..] {
@@ -92,7 +97,10 @@ impl Engine {
         let mut lines = Vec::new();
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "output closed");
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "output closed"
+            );
             let line = line.trim_end_matches('\n').to_string();
             if line.is_empty() {
                 return lines;
@@ -117,8 +125,15 @@ impl Engine {
     /// Sends a command that must fail and returns its message.
     pub fn error(&mut self, command: &str) -> String {
         let reply = self.send(command);
-        assert!(!reply.success, "'{command}' should fail but gave '{}'", reply.text);
-        assert!(!reply.text.is_empty(), "'{command}' failed without a message");
+        assert!(
+            !reply.success,
+            "'{command}' should fail but gave '{}'",
+            reply.text
+        );
+        assert!(
+            !reply.text.is_empty(),
+            "'{command}' failed without a message"
+        );
         reply.text
     }
 

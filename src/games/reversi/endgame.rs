@@ -32,7 +32,13 @@ const STABILITY_THRESHOLD: [i32; 61] = {
     let mut thresholds = [99; 61];
     let mut empties = 0;
     while empties <= 60 {
-        thresholds[empties] = if empties < 4 { 99 } else if empties < 12 { 8 } else { 4 };
+        thresholds[empties] = if empties < 4 {
+            99
+        } else if empties < 12 {
+            8
+        } else {
+            4
+        };
         empties += 1;
     }
     thresholds
@@ -61,8 +67,6 @@ fn odd_quadrants(empty: u64) -> u64 {
 
 /// Corners first, then the rest: a cheap static preference used with parity.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// X-squares, which usually lose a corner.
-const X_SQUARES: u64 = 0x4200_0000_0000_4200;
 
 /// What every thread of one solve shares.
 struct Shared<'a> {
@@ -120,7 +124,9 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         self.unreported += 1;
         if self.unreported >= CHECK_INTERVAL {
-            self.shared.nodes.fetch_add(self.unreported, Ordering::Relaxed);
+            self.shared
+                .nodes
+                .fetch_add(self.unreported, Ordering::Relaxed);
             self.unreported = 0;
             let request = self.shared.request;
             if request
@@ -133,7 +139,9 @@ impl<'a> Solver<'a> {
     }
 
     fn flush(&mut self) {
-        self.shared.nodes.fetch_add(self.unreported, Ordering::Relaxed);
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
         self.unreported = 0;
     }
 
@@ -160,13 +168,21 @@ impl<'a> Solver<'a> {
     }
 
     /// Null-window search with two empties: returns a score compared with `alpha` (fail-soft).
-    fn last_two(&mut self, player: u64, opponent: u64, alpha: i32, first: usize, second: usize) -> i32 {
+    fn last_two(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        first: usize,
+        second: usize,
+    ) -> i32 {
         self.count_node();
         let mut best = -65;
         for (square, other) in [(first, second), (second, first)] {
             let flipped = bitboard::flips(square, player, opponent);
             if flipped != 0 {
-                let score = -self.last_one(opponent ^ flipped, player ^ flipped ^ bit(square), other);
+                let score =
+                    -self.last_one(opponent ^ flipped, player ^ flipped ^ bit(square), other);
                 if score > best {
                     best = score;
                     if score > alpha {
@@ -183,7 +199,8 @@ impl<'a> Solver<'a> {
         for (square, other) in [(first, second), (second, first)] {
             let flipped = bitboard::flips(square, opponent, player);
             if flipped != 0 {
-                let score = self.last_one(player ^ flipped, opponent ^ flipped ^ bit(square), other);
+                let score =
+                    self.last_one(player ^ flipped, opponent ^ flipped ^ bit(square), other);
                 if score < best {
                     best = score;
                     if score <= alpha {
@@ -214,7 +231,13 @@ impl<'a> Solver<'a> {
                 1 => (squares[0], squares[2]),
                 _ => (squares[0], squares[1]),
             };
-            let score = -self.last_two(opponent ^ flipped, player ^ flipped ^ bit(square), -alpha - 1, first, second);
+            let score = -self.last_two(
+                opponent ^ flipped,
+                player ^ flipped ^ bit(square),
+                -alpha - 1,
+                first,
+                second,
+            );
             if score > best {
                 best = score;
                 if score > alpha {
@@ -251,7 +274,12 @@ impl<'a> Solver<'a> {
                     filled += 1;
                 }
             }
-            let score = -self.last_three(opponent ^ flipped, player ^ flipped ^ bit(square), -alpha - 1, rest);
+            let score = -self.last_three(
+                opponent ^ flipped,
+                player ^ flipped ^ bit(square),
+                -alpha - 1,
+                rest,
+            );
             if score > best {
                 best = score;
                 if score > alpha {
@@ -286,13 +314,23 @@ impl<'a> Solver<'a> {
         }
         let odd = odd_quadrants(!(player | opponent));
         let mut best = -65;
-        for mask in [moves & odd & CORNERS, moves & odd & !CORNERS, moves & !odd & CORNERS, moves & !odd & !CORNERS] {
+        for mask in [
+            moves & odd & CORNERS,
+            moves & odd & !CORNERS,
+            moves & !odd & CORNERS,
+            moves & !odd & !CORNERS,
+        ] {
             let mut remaining = mask;
             while remaining != 0 {
                 let square = remaining.trailing_zeros() as usize;
                 remaining &= remaining - 1;
                 let flipped = bitboard::flips(square, player, opponent);
-                let score = -self.shallow(opponent ^ flipped, player ^ flipped ^ bit(square), -alpha - 1, empties - 1);
+                let score = -self.shallow(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    -alpha - 1,
+                    empties - 1,
+                );
                 if score > best {
                     best = score;
                     if score > alpha {
@@ -325,7 +363,11 @@ impl<'a> Solver<'a> {
         }
         let beta = alpha + 1;
         let use_table = empties >= TABLE_EMPTIES;
-        let key = if use_table { table_key(player, opponent) } else { 0 };
+        let key = if use_table {
+            table_key(player, opponent)
+        } else {
+            0
+        };
         let mut table_move = None;
         if use_table {
             if let Some(entry) = self.shared.table.probe(key) {
@@ -356,7 +398,12 @@ impl<'a> Solver<'a> {
         for index in 0..list.len {
             let square = list.squares[index] as usize;
             let flipped = bitboard::flips(square, player, opponent);
-            let score = -self.scout(opponent ^ flipped, player ^ flipped ^ bit(square), -beta, empties - 1);
+            let score = -self.scout(
+                opponent ^ flipped,
+                player ^ flipped ^ bit(square),
+                -beta,
+                empties - 1,
+            );
             if self.interrupted() {
                 return 0;
             }
@@ -386,7 +433,12 @@ impl<'a> Solver<'a> {
         let beta = alpha + 1;
         let first = list.squares[0] as usize;
         let flipped = bitboard::flips(first, player, opponent);
-        let score = -self.scout(opponent ^ flipped, player ^ flipped ^ bit(first), -beta, empties - 1);
+        let score = -self.scout(
+            opponent ^ flipped,
+            player ^ flipped ^ bit(first),
+            -beta,
+            empties - 1,
+        );
         if self.interrupted() || score > alpha {
             return (score, Some(first));
         }
@@ -412,7 +464,12 @@ impl<'a> Solver<'a> {
                     let mut solver = Solver::new(shared, Some(abort));
                     let square = square as usize;
                     let flipped = bitboard::flips(square, player, opponent);
-                    let score = -solver.scout(opponent ^ flipped, player ^ flipped ^ bit(square), -beta, empties - 1);
+                    let score = -solver.scout(
+                        opponent ^ flipped,
+                        player ^ flipped ^ bit(square),
+                        -beta,
+                        empties - 1,
+                    );
                     solver.flush();
                     if solver.interrupted() && !cut.load(Ordering::Relaxed) {
                         return;
@@ -433,7 +490,15 @@ impl<'a> Solver<'a> {
         (best.load(Ordering::Relaxed), Some(square))
     }
 
-    fn store(&self, key: u64, best: i32, square: Option<usize>, alpha: i32, beta: i32, empties: u32) {
+    fn store(
+        &self,
+        key: u64,
+        best: i32,
+        square: Option<usize>,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -441,14 +506,30 @@ impl<'a> Solver<'a> {
         } else {
             Bound::Upper
         };
-        let code = if bound == Bound::Upper { None } else { square.map(|s| s as u16) };
-        self.shared.table.store(key, code, best, 0, empties as u8, bound);
+        let code = if bound == Bound::Upper {
+            None
+        } else {
+            square.map(|s| s as u16)
+        };
+        self.shared
+            .table
+            .store(key, code, best, 0, empties as u8, bound);
     }
 
     /// Full-window search for principal-variation nodes: exact within `(alpha, beta)`.
-    fn principal(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, empties: u32) -> (i32, Option<usize>) {
+    fn principal(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, Option<usize>) {
         if empties <= SHALLOW_EMPTIES {
-            return (self.exact_by_scouts(player, opponent, alpha, beta, empties), None);
+            return (
+                self.exact_by_scouts(player, opponent, alpha, beta, empties),
+                None,
+            );
         }
         self.count_node();
         if self.interrupted() {
@@ -482,7 +563,13 @@ impl<'a> Solver<'a> {
             } else {
                 let probe = -self.scout(next_player, next_opponent, -alpha - 1, empties - 1);
                 if probe > alpha && probe < beta && !self.interrupted() {
-                    -self.exact(next_player, next_opponent, -beta, -probe.max(alpha), empties - 1)
+                    -self.exact(
+                        next_player,
+                        next_opponent,
+                        -beta,
+                        -probe.max(alpha),
+                        empties - 1,
+                    )
                 } else {
                     probe
                 }
@@ -507,7 +594,14 @@ impl<'a> Solver<'a> {
 
     /// The exact score when it lies within `(alpha, beta)`, otherwise a bound beyond the window,
     /// by bisection with null-window searches.
-    fn exact_by_scouts(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+    fn exact_by_scouts(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> i32 {
         let (mut low, mut high) = (-64, 64);
         while low < high {
             let probe = low + (high - low) / 2;
@@ -580,7 +674,14 @@ struct MoveList {
 }
 
 impl MoveList {
-    fn new(player: u64, opponent: u64, moves: u64, table_move: Option<usize>, empties: u32, solver: &mut Solver) -> MoveList {
+    fn new(
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        table_move: Option<usize>,
+        empties: u32,
+        solver: &mut Solver,
+    ) -> MoveList {
         let mut squares = [0u8; 32];
         let mut values = [0i32; 32];
         let mut len = 0;
@@ -600,19 +701,7 @@ impl MoveList {
                 -evaluation_search(next_player, next_opponent, depth, solver) * 4
                     - bitboard::moves(next_player, next_opponent).count_ones() as i32 * 64
             } else {
-                let replies = bitboard::moves(next_player, next_opponent);
-                let mut value = -(replies.count_ones() as i32) * 32
-                    - (replies & CORNERS).count_ones() as i32 * 24;
-                if bit(square) & CORNERS != 0 {
-                    value += 16;
-                }
-                if bit(square) & X_SQUARES != 0 {
-                    value -= 16;
-                }
-                if bit(square) & odd != 0 {
-                    value += 8;
-                }
-                value
+                fast_value(square, next_player, next_opponent, odd)
             };
             squares[len] = square as u8;
             values[len] = value;
@@ -634,9 +723,60 @@ impl MoveList {
     }
 }
 
+/// Weights of the fast move ordering, by importance: the opponent's replies (corners count twice),
+/// our stable corner discs, the opponent's potential mobility, then parity.
+const MOBILITY_WEIGHT: i32 = 1 << 12;
+const CORNER_STABILITY_WEIGHT: i32 = 1 << 11;
+const POTENTIAL_MOBILITY_WEIGHT: i32 = 1 << 8;
+const PARITY_WEIGHT: i32 = 1 << 7;
+
+/// Fast ordering value of a move that leads to (`next_player`, `next_opponent`), where
+/// `next_opponent` holds the mover's discs.
+#[inline]
+fn fast_value(square: usize, next_player: u64, next_opponent: u64, odd: u64) -> i32 {
+    let replies = bitboard::moves(next_player, next_opponent);
+    let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
+    let empty = !(next_player | next_opponent);
+    let potential = (evaluation::neighbours(next_opponent) & empty).count_ones();
+    let mut value = -(mobility as i32) * MOBILITY_WEIGHT
+        + corner_stability(next_opponent) * CORNER_STABILITY_WEIGHT
+        - potential as i32 * POTENTIAL_MOBILITY_WEIGHT;
+    if bit(square) & odd != 0 {
+        value += PARITY_WEIGHT;
+    }
+    value
+}
+
+/// Discs stable for sure next to the corners: owned corners and their owned edge neighbours.
+#[inline]
+fn corner_stability(discs: u64) -> i32 {
+    const CORNER_NEIGHBOURS: [(usize, [usize; 2]); 4] =
+        [(0, [1, 8]), (7, [6, 15]), (56, [57, 48]), (63, [62, 55])];
+    if discs & CORNERS == 0 {
+        return 0;
+    }
+    let mut count = 0;
+    for (corner, neighbours) in CORNER_NEIGHBOURS {
+        if discs & bit(corner) != 0 {
+            count += 1 + neighbours
+                .iter()
+                .filter(|&&square| discs & bit(square) != 0)
+                .count() as i32;
+        }
+    }
+    count
+}
+
 /// A small alpha-beta search on the midgame evaluation, for ordering near the root.
 fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver) -> i32 {
-    fn search(player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32, solver: &mut Solver) -> i32 {
+    fn search(
+        player: u64,
+        opponent: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        solver: &mut Solver,
+    ) -> i32 {
         solver.count_node();
         if depth == 0 {
             return evaluation::evaluate(player, opponent, Strength::FULL);
@@ -654,7 +794,14 @@ fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver
             let square = remaining.trailing_zeros() as usize;
             remaining &= remaining - 1;
             let flipped = bitboard::flips(square, player, opponent);
-            let score = -search(opponent ^ flipped, player ^ flipped ^ bit(square), depth - 1, -beta, -alpha, solver);
+            let score = -search(
+                opponent ^ flipped,
+                player ^ flipped ^ bit(square),
+                depth - 1,
+                -beta,
+                -alpha,
+                solver,
+            );
             if score > best {
                 best = score;
                 if score > alpha {
@@ -667,7 +814,14 @@ fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver
         }
         best
     }
-    search(player, opponent, depth, -crate::score::INFINITY, crate::score::INFINITY, solver)
+    search(
+        player,
+        opponent,
+        depth,
+        -crate::score::INFINITY,
+        crate::score::INFINITY,
+        solver,
+    )
 }
 
 /// Solves `position` exactly. `None` when the game is over or the solve was stopped.
@@ -717,7 +871,14 @@ pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<Reve
 impl Solver<'_> {
     /// The root: every move's exact score when `all_moves`, otherwise the best move's exact score.
     /// Moves come back best first.
-    fn root(&mut self, player: u64, opponent: u64, moves: u64, empties: u32, all_moves: bool) -> Vec<(ReversiMove, i32)> {
+    fn root(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        empties: u32,
+        all_moves: bool,
+    ) -> Vec<(ReversiMove, i32)> {
         let key = table_key(player, opponent);
         let table_move = self
             .shared
@@ -765,7 +926,11 @@ impl Solver<'_> {
 }
 
 /// Follows table moves from the best move to build a principal variation.
-fn principal_variation(position: &Reversi, table: &TranspositionTable, first: ReversiMove) -> Vec<ReversiMove> {
+fn principal_variation(
+    position: &Reversi,
+    table: &TranspositionTable,
+    first: ReversiMove,
+) -> Vec<ReversiMove> {
     use crate::game::Game;
     let mut line = vec![first];
     let mut current = *position;
