@@ -127,27 +127,27 @@ pub const NEIGHBOUR_MASKS: [u128; HOLES] = {
     masks
 };
 
+/// A bit past the board that no mask ever holds: missing hops point there, so that a fixed
+/// six-entry loop needs no bounds test.
+pub const OFF_BOARD: u8 = 127;
+
 /// One ordinary hop: the hole jumped over and the landing hole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hop {
-    /// The adjacent hole that must hold a piece.
+    /// The adjacent hole that must hold a piece, or [`OFF_BOARD`].
     pub over: u8,
-    /// The hole beyond it, which must be empty.
+    /// The hole beyond it, which must be empty, or [`OFF_BOARD`].
     pub landing: u8,
 }
 
-/// The ordinary hops from each hole: `HOPS[hole][..HOP_COUNTS[hole]]`.
-pub const HOPS: [[Hop; 6]; HOLES] = build_hops().0;
-/// How many entries of [`HOPS`] each hole has.
-pub const HOP_COUNTS: [u8; HOLES] = build_hops().1;
-
-const fn build_hops() -> ([[Hop; 6]; HOLES], [u8; HOLES]) {
-    let empty = Hop {
-        over: NONE,
-        landing: NONE,
+/// The ordinary hops from each hole, one per direction; a hop off the board has both holes
+/// [`OFF_BOARD`].
+pub const HOPS: [[Hop; 6]; HOLES] = {
+    let missing = Hop {
+        over: OFF_BOARD,
+        landing: OFF_BOARD,
     };
-    let mut hops = [[empty; 6]; HOLES];
-    let mut counts = [0; HOLES];
+    let mut hops = [[missing; 6]; HOLES];
     let mut hole = 0;
     while hole < HOLES {
         let mut direction = 0;
@@ -156,16 +156,37 @@ const fn build_hops() -> ([[Hop; 6]; HOLES], [u8; HOLES]) {
             if over != NONE {
                 let landing = NEIGHBOURS[over as usize][direction];
                 if landing != NONE {
-                    hops[hole][counts[hole] as usize] = Hop { over, landing };
-                    counts[hole] += 1;
+                    hops[hole][direction] = Hop { over, landing };
                 }
             }
             direction += 1;
         }
         hole += 1;
     }
-    (hops, counts)
-}
+    hops
+};
+
+/// `REFLECTIONS[hole][centre]`: the hole as far beyond `centre` as `hole` is before it, or
+/// [`NONE`]; a long jump from `hole` over a piece on `centre` lands there.
+pub static REFLECTIONS: [[u8; HOLES]; HOLES] = {
+    let mut table = [[NONE; HOLES]; HOLES];
+    let mut hole = 0;
+    while hole < HOLES {
+        let mut centre = 0;
+        while centre < HOLES {
+            let column = 2 * COLUMN_OF[centre] as i32 - COLUMN_OF[hole] as i32;
+            let row = 2 * ROW_OF[centre] as i32 - ROW_OF[hole] as i32;
+            if centre != hole {
+                if let Some(landing) = hole_at(column, row) {
+                    table[hole][centre] = landing as u8;
+                }
+            }
+            centre += 1;
+        }
+        hole += 1;
+    }
+    table
+};
 
 /// The longest line from a hole to the edge, in holes.
 pub const MAX_LINE: usize = 16;
@@ -213,16 +234,6 @@ pub const RAYS: [[u128; 6]; HOLES] = {
     }
     table
 };
-
-/// The number of steps between two holes on one line in `direction` (or its opposite).
-#[inline(always)]
-pub fn steps_along(direction: usize, from: usize, to: usize) -> usize {
-    if direction % 3 == 0 {
-        (COLUMN_OF[from] as i32 - COLUMN_OF[to] as i32).unsigned_abs() as usize / 2
-    } else {
-        (ROW_OF[from] as i32 - ROW_OF[to] as i32).unsigned_abs() as usize
-    }
-}
 
 /// The hole of `mask` nearest to the start of a ray in `direction` (`mask` must not be empty).
 #[inline(always)]
@@ -376,9 +387,8 @@ mod tests {
     #[test]
     fn adjacency_is_symmetric() {
         let mut links = 0;
-        for hole in 0..HOLES {
-            for direction in 0..6 {
-                let next = NEIGHBOURS[hole][direction];
+        for (hole, neighbours) in NEIGHBOURS.iter().enumerate() {
+            for (direction, &next) in neighbours.iter().enumerate() {
                 if next != NONE {
                     links += 1;
                     assert_eq!(NEIGHBOURS[next as usize][(direction + 3) % 6], hole as u8);
@@ -396,10 +406,10 @@ mod tests {
     #[test]
     fn camps_are_clockwise_triangles() {
         let mut union = CAMP_MASKS[0];
-        for camp in 1..=CAMPS {
-            assert_eq!(CAMP_MASKS[camp].count_ones(), CAMP_SIZE);
-            assert_eq!(union & CAMP_MASKS[camp], 0);
-            union |= CAMP_MASKS[camp];
+        for camp in &CAMP_MASKS[1..] {
+            assert_eq!(camp.count_ones(), CAMP_SIZE);
+            assert_eq!(union & camp, 0);
+            union |= camp;
         }
         assert_eq!(union, ALL_HOLES);
         assert_eq!(CAMP_MASKS[0].count_ones(), 61);
@@ -446,7 +456,11 @@ mod tests {
         assert_eq!(LINES[0][1][0], 2);
         assert_eq!(RAYS[60][0].count_ones(), 4);
         assert_eq!(RAYS[10][0].count_ones(), 12);
-        assert_eq!(steps_along(0, 10, 22), 12);
+        assert_eq!(REFLECTIONS[10][16] as usize, 22);
+        assert_eq!(REFLECTIONS[0][60] as usize, 120);
+        assert_eq!(REFLECTIONS[60][0], NONE);
+        assert_eq!(HOPS[0][0].over, OFF_BOARD);
+        assert_eq!(HOPS[0][1].landing as usize, hole_at(2, 2).unwrap());
         assert_eq!(nearest(0, RAYS[10][0]), 11);
         assert_eq!(nearest(3, RAYS[22][3]), 21);
     }

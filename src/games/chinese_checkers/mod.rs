@@ -264,8 +264,8 @@ impl ChineseCheckers {
             window: 0,
             repeated: false,
         };
-        for seat in 0..variant.players {
-            state.distances[seat] = distance_sum(pieces[seat], variant.goal_camp(seat)) as u16;
+        for (seat, &mask) in pieces.iter().enumerate().take(variant.players) {
+            state.distances[seat] = distance_sum(mask, variant.goal_camp(seat)) as u16;
         }
         let mut position = ChineseCheckers {
             variant,
@@ -407,8 +407,8 @@ impl ChineseCheckers {
         let players = self.variant.players;
         let state = &self.state;
         let mut places = [0u8; MAX_PLAYERS];
-        for seat in 0..players {
-            places[seat] = if state.places[seat] > 0 {
+        for (seat, place) in places.iter_mut().enumerate().take(players) {
+            *place = if state.places[seat] > 0 {
                 state.places[seat]
             } else {
                 let ahead = (0..players)
@@ -667,10 +667,10 @@ impl Game for ChineseCheckers {
 
     fn recompute_hash(&self) -> u64 {
         let mut hash = side_key(self.state.side as usize);
-        for seat in 0..self.variant.players {
+        for (seat, keys) in PIECE_KEYS.iter().enumerate().take(self.variant.players) {
             let mut pieces = self.state.pieces[seat];
             while pieces != 0 {
-                hash ^= PIECE_KEYS[seat][pieces.trailing_zeros() as usize];
+                hash ^= keys[pieces.trailing_zeros() as usize];
                 pieces &= pieces - 1;
             }
             if self.state.places[seat] > 0 {

@@ -4,7 +4,7 @@
 //! hole are one move. Generation works per piece and yields a mask of destinations, so duplicates
 //! never arise and nothing is allocated.
 
-use super::board::{self, bit, HOLES, HOPS, HOP_COUNTS, LINES, NEIGHBOUR_MASKS, NONE, RAYS};
+use super::board::{self, bit, HOLES, HOPS, NEIGHBOUR_MASKS, NONE, RAYS, REFLECTIONS};
 use crate::game::MoveCode;
 
 /// A move from one hole to another (indices 0..121), or the pass of a player with no legal move.
@@ -93,10 +93,11 @@ pub fn hop_destinations(from: usize, occupied: u128, jumps: Jumps) -> u128 {
 #[inline(always)]
 pub fn standard_hops(hole: usize, occupied: u128) -> u128 {
     let mut landings = 0;
-    for hop in &HOPS[hole][..HOP_COUNTS[hole] as usize] {
-        if occupied & bit(hop.over as usize) != 0 && occupied & bit(hop.landing as usize) == 0 {
-            landings |= bit(hop.landing as usize);
-        }
+    // A fixed, branch-free loop: missing hops use a bit that is never occupied.
+    for hop in &HOPS[hole] {
+        let over = (occupied >> hop.over) & 1;
+        let free = !(occupied >> hop.landing) & 1;
+        landings |= (over & free) << hop.landing;
     }
     landings
 }
@@ -110,20 +111,15 @@ pub fn long_hops(hole: usize, occupied: u128) -> u128 {
         if blockers == 0 {
             continue;
         }
+        // The nearest piece on the line is the only one that can be jumped.
         let jumped = board::nearest(direction, blockers);
-        let distance = board::steps_along(direction, hole, jumped);
-        if 2 * distance > board::MAX_LINE {
-            continue;
-        }
-        let landing = LINES[hole][direction][2 * distance - 1];
+        let landing = REFLECTIONS[hole][jumped];
         if landing == NONE {
             continue;
         }
-        // Every hole beyond the jumped piece up to the landing hole must be empty.
-        let beyond = blockers & !bit(jumped);
-        if beyond == 0
-            || board::steps_along(direction, hole, board::nearest(direction, beyond)) > 2 * distance
-        {
+        // The holes after the jumped piece, up to and including the landing hole, must be empty.
+        let gap = RAYS[jumped][direction] ^ RAYS[landing as usize][direction];
+        if occupied & gap == 0 {
             landings |= bit(landing as usize);
         }
     }
