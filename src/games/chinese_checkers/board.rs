@@ -110,7 +110,7 @@ pub const NEIGHBOURS: [[u8; 6]; HOLES] = {
 };
 
 /// The holes adjacent to each hole.
-pub const NEIGHBOUR_MASKS: [u128; HOLES] = {
+pub static NEIGHBOUR_MASKS: [u128; HOLES] = {
     let mut masks = [0; HOLES];
     let mut hole = 0;
     while hole < HOLES {
@@ -142,7 +142,7 @@ pub struct Hop {
 
 /// The ordinary hops from each hole, one per direction; a hop off the board has both holes
 /// [`OFF_BOARD`].
-pub const HOPS: [[Hop; 6]; HOLES] = {
+pub static HOPS: [[Hop; 6]; HOLES] = {
     let missing = Hop {
         over: OFF_BOARD,
         landing: OFF_BOARD,
@@ -217,7 +217,7 @@ pub const LINES: [[[u8; MAX_LINE]; 6]; HOLES] = {
 };
 
 /// `RAYS[hole][direction]`: every hole along the line from `hole` (itself excluded).
-pub const RAYS: [[u128; 6]; HOLES] = {
+pub static RAYS: [[u128; 6]; HOLES] = {
     let mut table = [[0; 6]; HOLES];
     let mut hole = 0;
     while hole < HOLES {

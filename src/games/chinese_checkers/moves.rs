@@ -93,11 +93,12 @@ pub fn hop_destinations(from: usize, occupied: u128, jumps: Jumps) -> u128 {
 #[inline(always)]
 pub fn standard_hops(hole: usize, occupied: u128) -> u128 {
     let mut landings = 0;
-    // A fixed, branch-free loop: missing hops use a bit that is never occupied.
+    // Missing hops jump a bit that is never occupied, so the six tests need no bounds check.
+    // (Bit tests with branches measured faster than shifting the occupancy by the hole index.)
     for hop in &HOPS[hole] {
-        let over = (occupied >> hop.over) & 1;
-        let free = !(occupied >> hop.landing) & 1;
-        landings |= (over & free) << hop.landing;
+        if occupied & bit(hop.over as usize) != 0 && occupied & bit(hop.landing as usize) == 0 {
+            landings |= bit(hop.landing as usize);
+        }
     }
     landings
 }
