@@ -107,8 +107,8 @@ pub fn standard_hops(hole: usize, occupied: u128) -> u128 {
 #[inline(always)]
 pub fn long_hops(hole: usize, occupied: u128) -> u128 {
     let mut landings = 0;
-    for direction in 0..6 {
-        let blockers = RAYS[hole][direction] & occupied;
+    for (direction, &ray) in RAYS[hole].iter().enumerate() {
+        let blockers = ray & occupied;
         if blockers == 0 {
             continue;
         }
