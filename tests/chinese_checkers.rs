@@ -324,20 +324,7 @@ fn playout(
         if moves.is_empty() {
             break;
         }
-        let mv = if rng.random_bool(greed) {
-            let mut scores = vec![0; moves.len()];
-            position.score_moves(&moves, &mut scores);
-            let best = *scores.iter().max().unwrap();
-            let candidates: Vec<_> = moves
-                .iter()
-                .zip(&scores)
-                .filter(|&(_, &score)| score == best)
-                .map(|(&mv, _)| mv)
-                .collect();
-            candidates[rng.random_range(0..candidates.len())]
-        } else {
-            moves[rng.random_range(0..moves.len())]
-        };
+        let mv = choose(&position, &moves, greed, &mut rng);
         position.play_unchecked(mv);
         if ply % every == 0 {
             kept.push(position.position_string());
@@ -348,6 +335,29 @@ fn playout(
         kept.push(last);
     }
     kept
+}
+
+/// The best move by the engine's ordering score (ties at random) with probability `greed`,
+/// otherwise a random move.
+fn choose(
+    position: &ChineseCheckers,
+    moves: &[tabula::games::chinese_checkers::ChineseCheckersMove],
+    greed: f64,
+    rng: &mut SmallRng,
+) -> tabula::games::chinese_checkers::ChineseCheckersMove {
+    if !rng.random_bool(greed) {
+        return moves[rng.random_range(0..moves.len())];
+    }
+    let mut scores = vec![0; moves.len()];
+    position.score_moves(moves, &mut scores);
+    let best = *scores.iter().max().unwrap();
+    let candidates: Vec<_> = moves
+        .iter()
+        .zip(&scores)
+        .filter(|&(_, &score)| score == best)
+        .map(|(&mv, _)| mv)
+        .collect();
+    candidates[rng.random_range(0..candidates.len())]
 }
 
 #[test]
@@ -370,7 +380,9 @@ fn perft_from_the_start() {
     for (depth, &count) in expected.iter().enumerate() {
         assert_eq!(start.perft(depth), count, "depth {depth}");
     }
-    assert_eq!(compare(&star, 2, "standard", &text, 3), 4760);
+    assert_eq!(compare(&star, 2, "standard", &text, 4), 115_600);
+    let long = variant(2, "long").position_string();
+    assert_eq!(compare(&star, 2, "long", &long, 4), 145_924);
     for (players, jumps) in VARIANTS {
         let text = variant(players, jumps).position_string();
         compare(&star, players, jumps, &text, 3);
@@ -420,13 +432,43 @@ fn consistency_of_every_variant() {
 
 #[test]
 fn consistency_into_the_end_game() {
+    let mut finishing_positions = 0;
     for (index, (players, jumps)) in VARIANTS.iter().enumerate() {
-        let plies = 90 * players;
-        let late = playout(*players, jumps, 0.85, plies, plies, 200 + index as u64);
-        let mut position = variant(*players, jumps);
-        position.set_position_string(&late[0]).unwrap();
-        tabula::consistency::check_random_games(&position, 3, 80, index as u64);
+        let positions = playout(*players, jumps, 0.85, 110 * players, 1, 200 + index as u64);
+        // Start a little before the end of the greedy game, while it still goes on.
+        for back in [4 * players, 12 * players] {
+            let text = &positions[positions.len().saturating_sub(back)];
+            let mut position = variant(*players, jumps);
+            position.set_position_string(text).unwrap();
+            assert!(position.outcome().is_none(), "{text}");
+            tabula::consistency::check_random_games(&position, 3, 60, index as u64);
+            // Greedy play from there should reach the end.
+            let finished = playout_from(position, 0.9, 200, index as u64);
+            finishing_positions += usize::from(finished.outcome().is_some());
+        }
     }
+    assert!(finishing_positions >= 8, "{finishing_positions}");
+}
+
+/// Greedy play from `position`, as in [`playout`], for at most `plies` plies.
+fn playout_from(
+    mut position: ChineseCheckers,
+    greed: f64,
+    plies: usize,
+    seed: u64,
+) -> ChineseCheckers {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        position.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = choose(&position, &moves, greed, &mut rng);
+        position.play_unchecked(mv);
+        tabula::consistency::check_position(&position);
+    }
+    position
 }
 
 #[test]

@@ -177,8 +177,9 @@ pub fn write_position(cells: &[u8; HOLES], side: Player, finish_order: &[Player]
     text
 }
 
-/// The star as text: each row with the number of its first and last hole, pieces as player
-/// numbers, empty holes as `.`, then the side to move, finished players and the ply count.
+/// The star as text: each row between the numbers of its first and last hole, pieces as player
+/// numbers, empty holes as `.`, then the seating, finished players and the side to move with the
+/// ply count (or the final places).
 pub fn diagram(position: &ChineseCheckers) -> String {
     let cells = position.cells();
     let mut out = String::new();
@@ -196,12 +197,7 @@ pub fn diagram(position: &ChineseCheckers) -> String {
             };
         }
         let drawn = String::from_utf8(line).expect("ASCII");
-        out.push_str(&format!(
-            "{:>3}  {}  {}\n",
-            first + 1,
-            drawn.trim_end(),
-            last + 1
-        ));
+        out.push_str(&format!("{:>3}  {drawn}  {}\n", first + 1, last + 1));
     }
     let variant = position.variant();
     let seats: Vec<String> = (0..variant.players())

@@ -78,6 +78,14 @@ fn perft_two_players_standard() {
 }
 
 #[test]
+fn perft_two_players_long() {
+    let start = game(2, Jumps::Long);
+    for (depth, expected) in [(1, 14), (2, 196), (3, 5348), (4, 145_924)] {
+        assert_eq!(start.perft(depth), expected, "depth {depth}");
+    }
+}
+
+#[test]
 fn fast_perft_agrees_with_generic_perft() {
     for players in PLAYER_COUNTS {
         for jumps in [Jumps::Standard, Jumps::Long] {
@@ -645,8 +653,15 @@ fn diagram_shows_the_star() {
     let position = game(3, Jumps::Long);
     let diagram = position.diagram();
     let lines: Vec<&str> = diagram.lines().collect();
-    assert_eq!(lines[0], format!("  1  {}1  1", " ".repeat(12)));
-    assert!(lines[4].starts_with(" 11  . . . . . . . . . . . . .  23"));
+    assert_eq!(
+        lines[0],
+        format!("  1  {}1{}  1", " ".repeat(12), " ".repeat(12))
+    );
+    assert_eq!(lines[4], " 11  . . . . . . . . . . . . .  23");
+    assert_eq!(
+        lines[16],
+        format!("121  {}.{}  121", " ".repeat(12), " ".repeat(12))
+    );
     assert!(diagram.contains("player 1 to move"));
     assert!(diagram.contains("player 2 camp 3 -> 6"));
 }
