@@ -302,7 +302,11 @@ fn compare(star: &Star, players: usize, jumps: &str, text: &str, depth: usize) -
     expected.sort();
     assert_eq!(listed, expected, "moves at {text}");
     // The model is slow: one ply less where the branching is wide.
-    let depth = if listed.len() > 70 { depth.min(2) } else { depth };
+    let depth = if listed.len() > 70 {
+        depth.min(2)
+    } else {
+        depth
+    };
     let count = naive.perft(depth);
     assert_eq!(engine.perft(depth), count, "perft {depth} at {text}");
     count

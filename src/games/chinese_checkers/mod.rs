@@ -53,8 +53,18 @@ static PIECE_KEYS: [[u64; HOLES]; MAX_PLAYERS] = {
     keys
 };
 
+static SIDE_KEYS: [u64; MAX_PLAYERS] = {
+    let mut keys = [0; MAX_PLAYERS];
+    let mut seat = 0;
+    while seat < MAX_PLAYERS {
+        keys[seat] = crate::zobrist::key(HASH_FAMILY, 1000 + seat as u64);
+        seat += 1;
+    }
+    keys
+};
+
 fn side_key(seat: usize) -> u64 {
-    crate::zobrist::key(HASH_FAMILY, 1000 + seat as u64)
+    SIDE_KEYS[seat]
 }
 
 fn finish_key(seat: usize, place: u8) -> u64 {
