@@ -1,5 +1,6 @@
 //! The games Tabula plays, each in its own module, and the registry that creates them by name.
 
+pub mod chinese_checkers;
 pub mod reversi;
 
 use crate::engine::{Engine, EngineError, Session, Settings, StopSignal};
