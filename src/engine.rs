@@ -663,27 +663,7 @@ impl<G: Game> Session for Engine<G> {
 
     fn final_score(&self) -> Result<String, EngineError> {
         let outcome = self.position.outcome().ok_or(EngineError::GameNotOver)?;
-        if self.position.player_count() == 2 {
-            return Ok(match outcome.winner() {
-                None => "0".to_string(),
-                Some(winner) => {
-                    let name = self.position.format_player(winner);
-                    let letter = name.chars().next().unwrap_or('?').to_ascii_uppercase();
-                    format!("{letter}+{}", outcome.margin)
-                }
-            });
-        }
-        // More players: each seat's place, in seat order, e.g. `1:2 2:1 3:3`.
-        Ok((0..self.position.player_count())
-            .map(|seat| {
-                format!(
-                    "{}:{}",
-                    self.position.format_player(seat),
-                    outcome.place(seat)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" "))
+        Ok(self.position.format_result(&outcome))
     }
 
     fn genmove(
@@ -769,8 +749,13 @@ impl<G: Game> Session for Engine<G> {
             return Err(GameError::GameOver.into());
         }
         self.stop.arm();
+        // Only an explicit move time bounds a solve; otherwise it runs until done or stopped.
+        let limits = match self.settings.movetime {
+            MoveTime::Fixed(time) => time_management::move_time(time),
+            _ => Limits::default(),
+        };
         let iteration = self
-            .try_solve(false, Limits::default(), Instant::now(), info)
+            .try_solve(false, limits, Instant::now(), info)
             .ok_or(EngineError::Stopped)?;
         let best = &iteration.lines[0];
         Ok((self.position.format_move(best.mv), best.score))

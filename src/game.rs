@@ -302,6 +302,25 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
             (player + 1).to_string()
         }
     }
+    /// The result of a finished game as `final_score` reports it. The default is GTP's for two
+    /// players (`B+10`, `W+2`, `0`, from the first letter of each player's name) and the place of
+    /// every seat otherwise (`1:2 2:1 3:3`, player:place).
+    fn format_result(&self, outcome: &Outcome) -> String {
+        if self.player_count() == 2 {
+            return match outcome.winner() {
+                None => "0".to_string(),
+                Some(winner) => {
+                    let name = self.format_player(winner);
+                    let letter = name.chars().next().unwrap_or('?').to_ascii_uppercase();
+                    format!("{letter}+{}", outcome.margin)
+                }
+            };
+        }
+        (0..self.player_count())
+            .map(|seat| format!("{}:{}", self.format_player(seat), outcome.place(seat)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
     /// The position string, the form `setposition` reads.
     fn position_string(&self) -> String;
     /// Loads a position string of this variant.

@@ -326,14 +326,15 @@ fn iterate<G: Game>(
             ),
         };
         if !finished {
-            // A stopped iteration still counts when its first move, the previous best, was
-            // searched and some move scored exactly above what the last iteration thought.
+            // A stopped iteration still counts when the last best move was searched in it and
+            // another move scored exactly above it.
             if thread == 0 {
                 if let (Some(done), Some(first)) = (&completed, lines.first()) {
-                    if first.exact
-                        && first.score > done.lines[0].score
-                        && first.mv != done.lines[0].mv
-                    {
+                    let previous_best = done.lines[0].mv;
+                    let previous_searched = lines
+                        .iter()
+                        .any(|line| line.mv == previous_best && line.score > -INFINITY);
+                    if first.exact && first.mv != previous_best && previous_searched {
                         let mut partial = done.clone();
                         partial.lines = lines.clone();
                         partial.nodes = shared.nodes.load(Ordering::Relaxed);

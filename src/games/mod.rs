@@ -18,11 +18,18 @@ pub struct GameEntry {
 }
 
 /// Every game, in `list_games` order.
-pub const GAMES: &[GameEntry] = &[GameEntry {
-    name: "reversi",
-    aliases: &["othello"],
-    options: "size=4..16 (even, default 8)",
-}];
+pub const GAMES: &[GameEntry] = &[
+    GameEntry {
+        name: "reversi",
+        aliases: &["othello"],
+        options: "size=4..16 (even, default 8)",
+    },
+    GameEntry {
+        name: "chinese-checkers",
+        aliases: &["chinese_checkers", "chinesecheckers", "halma", "sternhalma"],
+        options: "players=2|3|4|6 jumps=standard|long max_moves=N",
+    },
+];
 
 /// The canonical name of a game, from any of its names.
 pub fn canonical_name(name: &str) -> Option<&'static str> {
@@ -108,6 +115,10 @@ pub fn new_session(
 ) -> Result<Box<dyn Session>, EngineError> {
     match canonical_name(name) {
         Some("reversi") => reversi_session(options, settings, stop),
+        Some("chinese-checkers") => {
+            let game = chinese_checkers::ChineseCheckers::from_options(options)?;
+            Ok(Box::new(Engine::new(game, settings, stop)))
+        }
         _ => Err(EngineError::Unsupported(format!(
             "unknown game '{name}' (known: {})",
             GAMES

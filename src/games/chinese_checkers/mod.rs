@@ -723,6 +723,19 @@ impl Game for ChineseCheckers {
         (player + 1).to_string()
     }
 
+    fn format_result(&self, outcome: &Outcome) -> String {
+        if self.variant.players == 2 {
+            // The winner's number, or 0 for a tie at the cap.
+            return outcome
+                .winner()
+                .map_or("0".to_string(), |winner| self.format_player(winner));
+        }
+        (0..self.variant.players)
+            .map(|seat| format!("{}:{}", self.format_player(seat), outcome.place(seat)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     fn position_string(&self) -> String {
         let cells = self.cells();
         notation::write_position(&cells, self.state.side as usize, &self.finish_order())
