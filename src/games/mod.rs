@@ -1,3 +1,4 @@
 //! The games Tabula plays, each in its own module.
 
+pub mod gomoku;
 pub mod reversi;
