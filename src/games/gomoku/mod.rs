@@ -286,8 +286,10 @@ impl Gomoku {
         board.forbidden(point).is_some()
     }
 
+    /// Whether black is to move under renju with enough stones for a forbidden shape: every one
+    /// needs four black stones besides the new one (two threes, two fours, an overline).
     fn checks_forbidden(&self) -> bool {
-        self.rule == Rule::Renju && self.side == 0
+        self.rule == Rule::Renju && self.side == 0 && self.stones / 2 >= 4
     }
 
     fn refresh_line(&mut self, geometry: &Geometry, line: usize) {

@@ -199,19 +199,24 @@ impl Board<'_> {
         self.check(point, &mut assumed)
     }
 
-    /// A cheap necessary condition: two directions with two black stones within four points, or
-    /// one direction with four black stones within five points.
+    /// A cheap necessary condition. A three through the point needs two other black stones
+    /// within three points on its line, a four three within four, so two threes or fours need two
+    /// such lines; an overline or two fours on one line need four other stones within five.
     #[inline]
     pub fn may_be_forbidden(&self, point: usize) -> bool {
+        // Window bits: the point is bit 5; within three is 0x1DC, within four 0x3DE, five 0x7DF.
         let mut crowded = 0;
         for placement in self.geometry.placements[point] {
             let window =
                 (u64::from(self.black[placement.line as usize]) << REACH) >> placement.offset;
-            if (window & 0x3DE).count_ones() >= 2 {
-                crowded += 1;
-            }
-            if (window & 0x7DF).count_ones() >= 4 {
+            let within_five = (window & 0x7DF).count_ones();
+            if within_five >= 4 {
                 return true;
+            }
+            if within_five >= 2
+                && ((window & 0x1DC).count_ones() >= 2 || (window & 0x3DE).count_ones() >= 3)
+            {
+                crowded += 1;
             }
         }
         crowded >= 2
