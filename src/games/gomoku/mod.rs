@@ -146,7 +146,8 @@ impl Gomoku {
                 "gomoku size must be within {MIN_SIZE}..={MAX_SIZE}, not {size}"
             )));
         }
-        let mut game = Gomoku {
+        // Empty lines have no features, so the zeroed tables are already up to date.
+        Ok(Gomoku {
             size,
             rule,
             side: 0,
@@ -158,12 +159,7 @@ impl Gomoku {
             lines: [[0; MAX_LINES]; 2],
             line_features: [[0; MAX_LINES]; 2],
             features: [0; 2],
-        };
-        let geometry = geometry(size);
-        for line in 0..geometry.line_count {
-            game.refresh_line(geometry, line);
-        }
-        Ok(game)
+        })
     }
 
     /// The empty board from `key=value` options: `size` (5..=22, default 15) and `rule`

@@ -526,3 +526,40 @@ fn consistency_on_every_rule_and_size() {
         }
     }
 }
+
+#[test]
+fn the_documented_session_holds() {
+    let mut game = Gomoku::from_options(&[
+        ("size".to_string(), "15".to_string()),
+        ("rule".to_string(), "renju".to_string()),
+    ])
+    .unwrap();
+    game.set_position_string("h9a1h10a3i8a5j8a7").unwrap();
+    let forbidden: Vec<String> = game
+        .forbidden_moves()
+        .iter()
+        .map(|&mv| game.format_move(mv))
+        .collect();
+    assert_eq!(forbidden, ["h8"]);
+    assert_eq!(legal_moves(&game).len(), 216);
+    let error = game.try_play(game.parse_move("h8").unwrap()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "illegal move h8: forbidden for black: double-three"
+    );
+    let error = game.set_position_string(".../x..../... x").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid position: expected 15 rows separated by '/', found 3"
+    );
+    game.set_position_string("h8a1i8c1j8e1k8g1").unwrap();
+    game.try_play(game.parse_move("l8").unwrap()).unwrap();
+    assert_eq!(game.outcome(), Some(Outcome::win(0, 0)));
+    assert!(legal_moves(&game).is_empty());
+    let mut small = Gomoku::new(7, Rule::Freestyle).unwrap();
+    small.set_position_string("d4e5c3").unwrap();
+    assert_eq!(
+        small.position_string(),
+        "......./......./....o../...x.../..x..../......./....... o"
+    );
+}
