@@ -595,3 +595,18 @@ fn undo_restores_random_positions() {
         });
     }
 }
+
+#[test]
+#[ignore = "one-off: naive perft(3) of a crowded renju position takes minutes"]
+fn naive_perft_three_of_a_crowded_renju_position() {
+    let moves = [
+        "h8", "i9", "h9", "h7", "g8", "i8", "i7", "g9", "j8", "k9", "f8", "e8", "g7", "f6",
+    ];
+    let (game, naive) = replay(15, Rule::Renju, &moves);
+    // The counts in the engine's perft table test: 211, 44310, 9260384.
+    for depth in 1..=3 {
+        let leaves = naive.clone().perft(depth);
+        println!("perft({depth}) = {leaves}");
+        assert_eq!(game.perft(depth), leaves);
+    }
+}

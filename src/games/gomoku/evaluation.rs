@@ -1,10 +1,11 @@
 //! Gomoku evaluation, move ordering and the search's candidate moves.
 //!
-//! The evaluation reads the pattern counts that play and undo keep up to date (see [`super::lines`]),
-//! so it costs a few multiplications. Strength selects what it knows: 1 counts free five-point
-//! windows by stones; 2 adds a bonus for the side to move; 3 sees that a side to move with a four
-//! makes five next; 4 and up add open threes and open fours, and the threats that follow from them
-//! (an opponent's open four or two fours, the side to move's open three against no four).
+//! The evaluation reads the pattern counts that play and undo keep up to date (see
+//! [`super::lines`]), so it costs a few multiplications. Strength selects what it knows: 1 counts
+//! free five-point windows by stones; 2 adds a bonus for the side to move; 3 sees that a side to
+//! move with a winning point makes five next; 4 and up add open threes and open fours, and the
+//! threats that follow from them (an opponent's open four or two fours, the side to move's open
+//! three against no four).
 
 use super::lines::{
     geometry, lane, window_masks, LineFeatures, MAX_SIZE, OPEN_FOUR_LANE, OPEN_THREE_LANE,
@@ -83,7 +84,8 @@ pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
         // The side to move gets to use its shapes first.
         value += own_value / 4;
     }
-    if level >= 3 && mine.fours() > 0 {
+    // A four whose completion would make six wins nothing under standard and for renju's black.
+    if level >= 3 && mine.fours() > 0 && has_winning_point(game, side) {
         return (FIVE_NEXT + value.clamp(0, BOUND - FIVE_NEXT)).min(BOUND);
     }
     if shapes {
@@ -96,10 +98,9 @@ pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
     value.clamp(-BOUND, BOUND)
 }
 
-/// Appends the empty points where `colour` would complete a winning line, sorted and without
-/// repeats.
-pub fn winning_points(game: &Gomoku, colour: Player, points: &mut Vec<GomokuMove>) {
-    let start = points.len();
+/// Calls `visit` with the empty point of every free five-point window holding four stones of
+/// `colour` (a point may come more than once), until `visit` returns false.
+fn four_completions(game: &Gomoku, colour: Player, mut visit: impl FnMut(usize) -> bool) {
     if lane(game.features[colour], WINDOW_LANES[3]) == 0 {
         return;
     }
@@ -117,12 +118,33 @@ pub fn winning_points(game: &Gomoku, colour: Player, points: &mut Vec<GomokuMove
             let window = fours.trailing_zeros();
             fours &= fours - 1;
             let offset = window + ((empty >> window) & 0x1F).trailing_zeros();
-            let point = geometry.point(line, offset as usize);
-            if game.makes_five(point, colour) {
-                points.push(GomokuMove(point as u16));
+            if !visit(geometry.point(line, offset as usize)) {
+                return;
             }
         }
     }
+}
+
+/// Whether `colour` could complete a winning line with one stone.
+fn has_winning_point(game: &Gomoku, colour: Player) -> bool {
+    let mut found = false;
+    four_completions(game, colour, |point| {
+        found = game.makes_five(point, colour);
+        !found
+    });
+    found
+}
+
+/// Appends the empty points where `colour` would complete a winning line, sorted and without
+/// repeats.
+pub fn winning_points(game: &Gomoku, colour: Player, points: &mut Vec<GomokuMove>) {
+    let start = points.len();
+    four_completions(game, colour, |point| {
+        if game.makes_five(point, colour) {
+            points.push(GomokuMove(point as u16));
+        }
+        true
+    });
     points[start..].sort_unstable();
     let mut kept = start;
     for index in start..points.len() {

@@ -1,8 +1,8 @@
 //! Gomoku text: points, the Gomocup `x,y` form, position strings and diagrams.
 //!
-//! Points are written in renju notation: a column letter from `a` on the left and a row number from
-//! `1` at the bottom, so `h8` is the centre of 15x15 and, on 20x20, `a20` is the top-left corner and
-//! `t1` the bottom-right one. Input is case-insensitive.
+//! Points are written in renju notation: a column letter from `a` on the left and a row number
+//! from `1` at the bottom, so `h8` is the centre of 15x15 and, on 20x20, `a20` is the top-left
+//! corner and `t1` the bottom-right one. Input is case-insensitive.
 //!
 //! Gomocup (Piskvork) numbers points `x,y` from 0 with the origin at the top-left: `x` is the
 //! column index and `y = size - row`. A point's index (its move code) is `y * size + x`.

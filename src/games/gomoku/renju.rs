@@ -4,8 +4,8 @@
 //! - **five**: a run of exactly five black stones through `p`. A five wins and is never forbidden,
 //!   even when the same stone also makes an overline, a double-four or a double-three elsewhere.
 //! - **overline**: a run of six or more black stones through `p`.
-//! - **four**: an empty point `c` on the line such that black on `c` makes a run of exactly five that
-//!   contains `p`. A straight four (`.XXXX.`, two such points five apart around the same four
+//! - **four**: an empty point `c` on the line such that black on `c` makes a run of exactly five
+//!   that contains `p`. A straight four (`.XXXX.`, two such points five apart around the same four
 //!   stones) is one four; two such points around different stones (`X.XXX.X`, `XX.XX.XX`) are two
 //!   fours on one line.
 //! - **three**: on a line with no four, an empty point `c` such that black on `c` makes a straight
@@ -340,7 +340,8 @@ mod tests {
         assert_eq!(entry_of("..XX.XX.XX."), 2 << FOURS_SHIFT); // XX.XX.XX
         assert_eq!(entry_of(".XX.XX.XX.."), 2 << FOURS_SHIFT); // centre on the middle pair
         assert_eq!(entry_of("....XX.XX.X"), 1 << FOURS_SHIFT); // centre on an outer pair
-                                                               // ...XXX... with the centre at the right end: completions at -3 and +1.
+
+        // ...XXX... with the centre at the right end: completions at -3 and +1.
         let open = entry_of("...XXX.....");
         assert_eq!(open & RUN_MASK, 0);
         assert_eq!(open >> FOURS_SHIFT & 0b11, 0);

@@ -563,3 +563,27 @@ fn the_documented_session_holds() {
         "......./......./....o../...x.../..x..../......./....... o"
     );
 }
+
+#[test]
+fn perft_table() {
+    // The crowded renju position's counts were confirmed by the naive rules of
+    // tests/gomoku_rules.rs (the ignored one-off test there).
+    let crowded = "h8i9h9h7g8i8i7g9j8k9f8e8g7f6";
+    let table: [(usize, Rule, &str, &[u64]); 4] = [
+        (15, Rule::Freestyle, "", &[1, 225, 50_400, 11_239_200]),
+        (15, Rule::Renju, crowded, &[1, 211, 44_310, 9_260_384]),
+        (5, Rule::Standard, "", &[1, 25, 600, 13_800, 303_600]),
+        (20, Rule::Freestyle, "", &[1, 400, 159_600]),
+    ];
+    for (size, rule, position, counts) in table {
+        let mut game = Gomoku::new(size, rule).unwrap();
+        game.set_position_string(position).unwrap();
+        for (depth, &count) in counts.iter().enumerate() {
+            assert_eq!(
+                game.perft(depth),
+                count,
+                "{size} {rule:?} '{position}' depth {depth}"
+            );
+        }
+    }
+}
