@@ -45,16 +45,8 @@ pub fn check_position<G: Game>(position: &G) {
     reloaded
         .set_position_string(&text)
         .unwrap_or_else(|error| panic!("own position string {text} does not load: {error}"));
-    assert_eq!(
-        reloaded.position_string(),
-        text,
-        "position string round trip"
-    );
-    assert_eq!(
-        reloaded.hash(),
-        position.hash(),
-        "hash after reloading {text}"
-    );
+    assert_eq!(reloaded.position_string(), text, "position string round trip");
+    assert_eq!(reloaded.hash(), position.hash(), "hash after reloading {text}");
 
     let mut moves = Vec::new();
     position.generate_moves(&mut moves);
@@ -62,21 +54,11 @@ pub fn check_position<G: Game>(position: &G) {
         assert!(moves.is_empty(), "a finished game lists moves at {text}");
         return;
     }
-    assert!(
-        !moves.is_empty(),
-        "a game in progress lists no moves at {text}"
-    );
+    assert!(!moves.is_empty(), "a game in progress lists no moves at {text}");
     let unique: HashSet<_> = moves.iter().collect();
-    assert_eq!(
-        unique.len(),
-        moves.len(),
-        "a move is listed twice at {text}"
-    );
+    assert_eq!(unique.len(), moves.len(), "a move is listed twice at {text}");
     for &mv in &moves {
-        assert!(
-            position.is_legal(mv),
-            "listed move {mv:?} is not legal at {text}"
-        );
+        assert!(position.is_legal(mv), "listed move {mv:?} is not legal at {text}");
         let written = position.format_move(mv);
         assert_eq!(
             position.parse_move(&written),
@@ -88,38 +70,16 @@ pub fn check_position<G: Game>(position: &G) {
             Ok(mv),
             "move text is case-sensitive"
         );
-        assert_eq!(
-            position.move_from_code(mv.code()),
-            Some(mv),
-            "move code round trip"
-        );
+        assert_eq!(position.move_from_code(mv.code()), Some(mv), "move code round trip");
         let mut child = position.clone();
         let undo = child.play_unchecked(mv);
-        assert_eq!(
-            child.hash(),
-            child.recompute_hash(),
-            "hash after {written} at {text}"
-        );
-        assert_ne!(
-            child.hash(),
-            position.hash(),
-            "hash unchanged by {written} at {text}"
-        );
+        assert_eq!(child.hash(), child.recompute_hash(), "hash after {written} at {text}");
+        assert_ne!(child.hash(), position.hash(), "hash unchanged by {written} at {text}");
         child.undo(mv, undo);
-        assert_eq!(
-            &child, position,
-            "play then undo of {written} changed {text}"
-        );
-        assert_eq!(
-            child.hash(),
-            position.hash(),
-            "undo of {written} broke the hash"
-        );
+        assert_eq!(&child, position, "play then undo of {written} changed {text}");
+        assert_eq!(child.hash(), position.hash(), "undo of {written} broke the hash");
         let mut checked = position.clone();
-        assert!(
-            checked.try_play(mv).is_ok(),
-            "try_play refuses legal {written}"
-        );
+        assert!(checked.try_play(mv).is_ok(), "try_play refuses legal {written}");
     }
 }
 
@@ -132,8 +92,5 @@ fn check_finished_refuses<G: Game>(position: &G, last_move: Option<G::Move>) {
         );
         assert_eq!(&finished, position, "a refused move changed the position");
     }
-    assert!(
-        finished.forced_pass().is_none(),
-        "a finished game offers a pass"
-    );
+    assert!(finished.forced_pass().is_none(), "a finished game offers a pass");
 }

@@ -102,11 +102,7 @@ impl Outcome {
 
     /// The sole first-placed seat, or `None` for a shared first place.
     pub fn winner(&self) -> Option<Player> {
-        let mut firsts = self
-            .places
-            .iter()
-            .enumerate()
-            .filter(|(_, &place)| place == 1);
+        let mut firsts = self.places.iter().enumerate().filter(|(_, &place)| place == 1);
         match (firsts.next(), firsts.next()) {
             (Some((seat, _)), None) => Some(seat),
             _ => None,

@@ -20,9 +20,7 @@ mod tests {
 
     #[test]
     fn keys_are_distinct() {
-        let keys: HashSet<u64> = (0..4)
-            .flat_map(|f| (0..2000).map(move |i| key(f, i)))
-            .collect();
+        let keys: HashSet<u64> = (0..4).flat_map(|f| (0..2000).map(move |i| key(f, i))).collect();
         assert_eq!(keys.len(), 8000);
     }
 }

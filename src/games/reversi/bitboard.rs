@@ -177,11 +177,7 @@ const fn build_lines(step: usize) -> [u64; 15] {
         let column = (square % 8) as i32;
         let row = (square / 8) as i32;
         // Lines are indexed by column - row (step 9) or column + row (step 7).
-        let index = if step == 9 {
-            column - row + 7
-        } else {
-            column + row
-        };
+        let index = if step == 9 { column - row + 7 } else { column + row };
         lines[index as usize] |= 1u64 << square;
         square += 1;
     }

@@ -66,8 +66,7 @@ pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
         return discs * DISC;
     }
     let weighted = |mask: u64| {
-        (mask & CORNERS).count_ones() as i32 * 5
-            + (mask & EDGES & !CORNERS).count_ones() as i32 * 2
+        (mask & CORNERS).count_ones() as i32 * 5 + (mask & EDGES & !CORNERS).count_ones() as i32 * 2
             + (mask & !EDGES).count_ones() as i32
     };
     if level == 2 {
@@ -116,10 +115,7 @@ pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
         let parity = if empty.count_ones() % 2 == 1 { 1 } else { -1 };
         value += blend(WEIGHTS.parity, phase) * parity * phase / 60;
     }
-    value.clamp(
-        -crate::score::MAX_EVALUATION + 1,
-        crate::score::MAX_EVALUATION - 1,
-    )
+    value.clamp(-crate::score::MAX_EVALUATION + 1, crate::score::MAX_EVALUATION - 1)
 }
 
 /// +1 if `player` holds `square`, -1 if the opponent does, 0 if it is empty.

@@ -93,16 +93,7 @@ impl GeneralReversi {
 
     fn directions(&self) -> [isize; 8] {
         let width = self.width() as isize;
-        [
-            1,
-            -1,
-            width,
-            -width,
-            width + 1,
-            width - 1,
-            1 - width,
-            -1 - width,
-        ]
+        [1, -1, width, -width, width + 1, width - 1, 1 - width, -1 - width]
     }
 
     /// The cells `colour` flips by playing on empty `cell`, written into `out`; returns how many.
@@ -177,9 +168,7 @@ impl GeneralReversi {
     }
 
     fn cells_row_major(&self) -> Vec<u8> {
-        self.squares()
-            .map(|square| self.cells[self.cell(square)])
-            .collect()
+        self.squares().map(|square| self.cells[self.cell(square)]).collect()
     }
 }
 
@@ -294,11 +283,7 @@ impl Game for GeneralReversi {
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
         let own = perspective as u8 + 1;
         let (black, white) = self.counts();
-        let discs = if own == 1 {
-            black - white
-        } else {
-            white - black
-        };
+        let discs = if own == 1 { black - white } else { white - black };
         if strength.0 <= 1 {
             return discs * super::evaluation::DISC;
         }
@@ -322,19 +307,15 @@ impl Game for GeneralReversi {
         };
         let filled = (black + white) as usize * 60 / (self.size * self.size);
         let disc_weight = if filled > 45 { 40 } else { -5 };
-        let value =
-            corner_balance * 700 + (mobility(own) - mobility(3 - own)) * 80 + discs * disc_weight;
-        value.clamp(
-            -crate::score::MAX_EVALUATION + 1,
-            crate::score::MAX_EVALUATION - 1,
-        )
+        let value = corner_balance * 700
+            + (mobility(own) - mobility(3 - own)) * 80
+            + discs * disc_weight;
+        value.clamp(-crate::score::MAX_EVALUATION + 1, crate::score::MAX_EVALUATION - 1)
     }
 
     fn expected_moves_left(&self) -> u32 {
         let (black, white) = self.counts();
-        ((self.size * self.size) as u32 - (black + white) as u32)
-            .div_ceil(2)
-            .max(1)
+        ((self.size * self.size) as u32 - (black + white) as u32).div_ceil(2).max(1)
     }
 
     fn format_evaluation(&self, value: i32) -> String {
@@ -396,11 +377,7 @@ mod tests {
         let mut board = GeneralReversi::new(8).unwrap();
         let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092];
         for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(
-                crate::perft::perft(&mut board, depth),
-                count,
-                "depth {depth}"
-            );
+            assert_eq!(crate::perft::perft(&mut board, depth), count, "depth {depth}");
         }
     }
 
@@ -415,12 +392,7 @@ mod tests {
     fn consistency_on_every_size() {
         for size in (MIN_SIZE..=MAX_SIZE).step_by(2) {
             let games = if size <= 10 { 20 } else { 3 };
-            crate::consistency::check_random_games(
-                &GeneralReversi::new(size).unwrap(),
-                games,
-                300,
-                3,
-            );
+            crate::consistency::check_random_games(&GeneralReversi::new(size).unwrap(), games, 300, 3);
         }
     }
 }

@@ -180,11 +180,7 @@ pub fn perft(player: u64, opponent: u64, depth: usize) -> u64 {
         let square = remaining.trailing_zeros() as usize;
         remaining &= remaining - 1;
         let flipped = bitboard::flips(square, player, opponent);
-        total += perft(
-            opponent ^ flipped,
-            player ^ flipped ^ bit(square),
-            depth - 1,
-        );
+        total += perft(opponent ^ flipped, player ^ flipped ^ bit(square), depth - 1);
     }
     total
 }
@@ -379,11 +375,7 @@ mod tests {
         let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216];
         let start = Reversi::new();
         for (depth, &count) in expected.iter().enumerate() {
-            assert_eq!(
-                perft(start.player, start.opponent, depth),
-                count,
-                "depth {depth}"
-            );
+            assert_eq!(perft(start.player, start.opponent, depth), count, "depth {depth}");
             assert_eq!(crate::perft::perft(&mut start.clone(), depth), count);
         }
     }

@@ -47,7 +47,11 @@ pub fn format_move(mv: ReversiMove, size: usize) -> String {
 }
 
 /// Why `mv` is illegal: a pass with moves available, an occupied square, or no flips.
-pub fn illegal_reason(mv: ReversiMove, has_moves: bool, occupied: impl FnOnce() -> bool) -> String {
+pub fn illegal_reason(
+    mv: ReversiMove,
+    has_moves: bool,
+    occupied: impl FnOnce() -> bool,
+) -> String {
     if mv.is_pass() {
         if has_moves {
             "a pass is only legal with no other move"
@@ -76,9 +80,7 @@ pub fn read_position(text: &str, size: usize) -> Result<(Vec<u8>, Player), GameE
     let text = text.split(';').next().unwrap_or("").trim();
     let invalid = |why: String| GameError::InvalidPosition(why);
     let mut parts = text.split_whitespace();
-    let board = parts
-        .next()
-        .ok_or_else(|| invalid("empty position".into()))?;
+    let board = parts.next().ok_or_else(|| invalid("empty position".into()))?;
     let side_text = parts
         .next()
         .ok_or_else(|| invalid("missing the side to move".into()))?;
