@@ -276,12 +276,6 @@ impl Gomoku {
         }
     }
 
-    /// Whether the side to move must skip `point` as forbidden.
-    #[inline]
-    fn is_forbidden_here(&self, board: &renju::Board<'_>, point: usize) -> bool {
-        board.forbidden(point).is_some()
-    }
-
     /// Whether black is to move under renju with enough stones for a forbidden shape: every one
     /// needs four black stones besides the new one (two threes, two fours, an overline).
     fn checks_forbidden(&self) -> bool {
@@ -471,7 +465,7 @@ impl Game for Gomoku {
         if self.checks_forbidden() {
             let board = self.renju_board();
             self.for_each_empty(|point| {
-                if !self.is_forbidden_here(&board, point) {
+                if board.forbidden(point).is_none() {
                     moves.push(GomokuMove(point as u16));
                 }
             });
@@ -489,7 +483,7 @@ impl Game for Gomoku {
         point < self.size * self.size
             && self.cells[point] == 0
             && self.winner.is_none()
-            && !(self.checks_forbidden() && self.is_forbidden_here(&self.renju_board(), point))
+            && !(self.checks_forbidden() && self.renju_board().forbidden(point).is_some())
     }
 
     fn play_unchecked(&mut self, mv: GomokuMove) -> GomokuUndo {
@@ -541,7 +535,7 @@ impl Game for Gomoku {
         if self.checks_forbidden() && self.winner.is_none() {
             let board = self.renju_board();
             self.for_each_empty(|point| {
-                if self.is_forbidden_here(&board, point) {
+                if board.forbidden(point).is_some() {
                     forbidden.push(GomokuMove(point as u16));
                 }
             });
