@@ -1,6 +1,7 @@
 //! The games Tabula plays, each in its own module, and the registry that creates them by name.
 
 pub mod chinese_checkers;
+pub mod gomoku;
 pub mod reversi;
 
 use crate::engine::{Engine, EngineError, Session, Settings, StopSignal};
@@ -23,6 +24,11 @@ pub const GAMES: &[GameEntry] = &[
         name: "reversi",
         aliases: &["othello"],
         options: "size=4..16 (even, default 8)",
+    },
+    GameEntry {
+        name: "gomoku",
+        aliases: &["gobang", "renju", "five-in-a-row"],
+        options: "size=5..22 (default 15) rule=freestyle|standard|renju",
     },
     GameEntry {
         name: "chinese-checkers",
@@ -115,6 +121,10 @@ pub fn new_session(
 ) -> Result<Box<dyn Session>, EngineError> {
     match canonical_name(name) {
         Some("reversi") => reversi_session(options, settings, stop),
+        Some("gomoku") => {
+            let game = gomoku::Gomoku::from_options(options)?;
+            Ok(Box::new(Engine::new(game, settings, stop)))
+        }
         Some("chinese-checkers") => {
             let game = chinese_checkers::ChineseCheckers::from_options(options)?;
             Ok(Box::new(Engine::new(game, settings, stop)))

@@ -1,0 +1,251 @@
+//! Board geometry and line features: the incremental tables of Gomoku.
+//!
+//! A point is `y * size + x`, with `x` the column from the left and `y` the row from the top (the
+//! Gomocup convention). Every point lies on four lines (a row, a column, a diagonal and an
+//! anti-diagonal); each line keeps one bit mask per colour, with bit `offset` for the point at that
+//! offset along the line. Win checks, renju checks and move scores read these masks directly
+//! instead of scanning the board.
+//!
+//! Each line also keeps [`LineFeatures`] per colour (counts of five-point windows by stones, open
+//! fours, open threes), and the position keeps their sums, so the evaluation is a few
+//! multiplications.
+
+use std::sync::OnceLock;
+
+/// Smallest supported board side.
+pub const MIN_SIZE: usize = 5;
+/// Largest supported board side.
+pub const MAX_SIZE: usize = 22;
+/// Points on the largest board.
+pub const MAX_POINTS: usize = MAX_SIZE * MAX_SIZE;
+/// Lines on the largest board: rows, columns, and two diagonal families of `2 * size - 1` each.
+pub const MAX_LINES: usize = 6 * MAX_SIZE - 2;
+/// The four directions: horizontal, vertical, diagonal (down-right) and anti-diagonal (down-left).
+pub const DIRECTIONS: usize = 4;
+
+/// Where a point lies on one of its four lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The line index.
+    pub line: u8,
+    /// The bit of the point within the line.
+    pub offset: u8,
+}
+
+/// The lines of one board size.
+#[derive(Debug)]
+pub struct Geometry {
+    /// The board side.
+    pub size: usize,
+    /// The number of lines.
+    pub line_count: usize,
+    /// Points on each line.
+    pub lengths: [u8; MAX_LINES],
+    /// The point at offset 0 of each line.
+    pub starts: [u16; MAX_LINES],
+    /// The point step from one offset to the next along each line.
+    pub steps: [u16; MAX_LINES],
+    /// The four placements of every point, by direction.
+    pub placements: [[Placement; DIRECTIONS]; MAX_POINTS],
+}
+
+impl Geometry {
+    fn build(size: usize) -> Geometry {
+        let mut geometry = Geometry {
+            size,
+            line_count: 6 * size - 2,
+            lengths: [0; MAX_LINES],
+            starts: [0; MAX_LINES],
+            steps: [0; MAX_LINES],
+            placements: [[Placement::default(); DIRECTIONS]; MAX_POINTS],
+        };
+        for y in 0..size {
+            for x in 0..size {
+                let point = y * size + x;
+                let diagonal = x + size - 1 - y;
+                let anti_diagonal = x + y;
+                let first_anti_row = anti_diagonal.saturating_sub(size - 1);
+                let lines = [
+                    (y, x, y * size, 1, size),
+                    (size + x, y, x, size, size),
+                    (
+                        2 * size + diagonal,
+                        x.min(y),
+                        if x >= y { x - y } else { (y - x) * size },
+                        size + 1,
+                        size - x.abs_diff(y),
+                    ),
+                    (
+                        4 * size - 1 + anti_diagonal,
+                        y - first_anti_row,
+                        first_anti_row * size + anti_diagonal - first_anti_row,
+                        size - 1,
+                        size - anti_diagonal.abs_diff(size - 1),
+                    ),
+                ];
+                for (direction, (line, offset, start, step, length)) in
+                    lines.into_iter().enumerate()
+                {
+                    geometry.placements[point][direction] = Placement {
+                        line: line as u8,
+                        offset: offset as u8,
+                    };
+                    geometry.lengths[line] = length as u8;
+                    geometry.starts[line] = start as u16;
+                    geometry.steps[line] = step as u16;
+                }
+            }
+        }
+        geometry
+    }
+
+    /// The point at `offset` along `line`.
+    #[inline]
+    pub fn point(&self, line: usize, offset: usize) -> usize {
+        self.starts[line] as usize + offset * self.steps[line] as usize
+    }
+
+    /// The bits of `line` that lie on the board.
+    #[inline]
+    pub fn line_mask(&self, line: usize) -> u32 {
+        (1u32 << self.lengths[line]) - 1
+    }
+}
+
+/// The geometry of a `size`x`size` board, built on first use and shared.
+///
+/// # Panics
+/// When `size` is outside [`MIN_SIZE`]..=[`MAX_SIZE`].
+pub fn geometry(size: usize) -> &'static Geometry {
+    static GEOMETRIES: [OnceLock<Box<Geometry>>; MAX_SIZE + 1] =
+        [const { OnceLock::new() }; MAX_SIZE + 1];
+    assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size}");
+    GEOMETRIES[size].get_or_init(|| Box::new(Geometry::build(size)))
+}
+
+/// The length of the run of `stones` through bit `offset` (which must be set for a non-zero run).
+#[inline]
+pub fn run_length(stones: u32, offset: u32) -> u32 {
+    let above = (stones >> offset).trailing_ones();
+    // The bits below `offset`, moved to the top of a word; offset 0 leaves nothing.
+    let below = ((u64::from(stones) << (32 - offset)) as u32).leading_ones();
+    above + below
+}
+
+/// Counts of patterns of one colour on one line, or summed over the board: one 16-bit lane each.
+///
+/// Lanes (see the `*_LANE` constants): five-point windows free of opponent stones holding 1, 2, 3,
+/// 4 and 5 own stones, open fours (`.XXXX.`), and open threes (six-point windows `.` + three own
+/// stones and one empty among four + `.`; a fully open `..XXX..` counts twice). Lane-wise add and
+/// subtract never carry, because a sum always contains the terms taken out of it.
+pub type LineFeatures = u128;
+
+/// Lane of windows with `k` own stones is `k - 1`.
+pub const WINDOW_LANES: [usize; 5] = [0, 1, 2, 3, 4];
+/// Lane of open fours.
+pub const OPEN_FOUR_LANE: usize = 5;
+/// Lane of open threes.
+pub const OPEN_THREE_LANE: usize = 6;
+
+/// One lane of a feature word.
+#[inline]
+pub fn lane(features: LineFeatures, lane: usize) -> i32 {
+    ((features >> (16 * lane)) & 0xFFFF) as i32
+}
+
+/// Start bits of the five-point windows of a line that hold no opponent stone, and of those, the
+/// windows holding exactly 1..=5 own stones (index `k - 1`).
+#[inline]
+pub fn window_masks(own: u32, opponent: u32, length: u32) -> [u32; 5] {
+    if length < 5 {
+        return [0; 5];
+    }
+    let starts = (1u32 << (length - 4)) - 1;
+    let free = !(opponent | opponent >> 1 | opponent >> 2 | opponent >> 3 | opponent >> 4) & starts;
+    // A bit-sliced count of own stones in each window: two full adders and a half adder.
+    let (a, b, c, d, e) = (own, own >> 1, own >> 2, own >> 3, own >> 4);
+    let sum_abc = a ^ b ^ c;
+    let carry_abc = (a & b) | (c & (a ^ b));
+    let ones = sum_abc ^ d ^ e;
+    let carry_de = (sum_abc & d) | (e & (sum_abc ^ d));
+    let twos = carry_abc ^ carry_de;
+    let fours = carry_abc & carry_de;
+    [
+        free & ones & !twos & !fours,
+        free & !ones & twos & !fours,
+        free & ones & twos & !fours,
+        free & !ones & !twos & fours,
+        free & ones & !twos & fours,
+    ]
+}
+
+/// The features of one colour on one line of `length` points.
+#[inline]
+pub fn line_features(own: u32, opponent: u32, length: u32) -> LineFeatures {
+    let windows = window_masks(own, opponent, length);
+    let empty = !(own | opponent) & ((1u32 << length) - 1);
+    let ends = empty & (empty >> 5);
+    // A six-point window with both ends empty whose inner five-point window (ending on the empty
+    // end) holds three or four own stones.
+    let open_three = ends & (windows[2] >> 1);
+    let open_four = ends & (windows[3] >> 1);
+    let mut features = 0u128;
+    for (index, mask) in windows.iter().enumerate() {
+        features |= u128::from(mask.count_ones()) << (16 * WINDOW_LANES[index]);
+    }
+    features |= u128::from(open_four.count_ones()) << (16 * OPEN_FOUR_LANE);
+    features |= u128::from(open_three.count_ones()) << (16 * OPEN_THREE_LANE);
+    features
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_point_lies_on_four_distinct_lines_consistently() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            let geometry = geometry(size);
+            for point in 0..size * size {
+                for placement in geometry.placements[point] {
+                    let line = placement.line as usize;
+                    assert!(line < geometry.line_count);
+                    assert!(placement.offset < geometry.lengths[line]);
+                    assert_eq!(geometry.point(line, placement.offset as usize), point);
+                }
+            }
+            let total: usize = geometry.lengths[..geometry.line_count]
+                .iter()
+                .map(|&length| length as usize)
+                .sum();
+            assert_eq!(total, 4 * size * size);
+        }
+    }
+
+    #[test]
+    fn runs_count_both_sides() {
+        assert_eq!(run_length(0b0111_1100, 4), 5);
+        assert_eq!(run_length(0b1, 0), 1);
+        assert_eq!(run_length(0b1111_1111, 0), 8);
+        assert_eq!(run_length(0b1111_1111, 7), 8);
+        assert_eq!(run_length(0b1101_1011, 3), 2);
+    }
+
+    #[test]
+    fn features_count_windows_and_open_shapes() {
+        // .XXXX. on a line of 8: windows [0..4] and [1..5] hold four, [2..6] three, [3..7] two.
+        let features = line_features(0b0001_1110, 0, 8);
+        assert_eq!(lane(features, 3), 2);
+        assert_eq!(lane(features, 2), 1);
+        assert_eq!(lane(features, 1), 1);
+        assert_eq!(lane(features, OPEN_FOUR_LANE), 1);
+        // ..XXX.. counts two open threes; a blocked end leaves one.
+        let features = line_features(0b001_1100, 0, 7);
+        assert_eq!(lane(features, OPEN_THREE_LANE), 2);
+        let features = line_features(0b001_1100, 0b100_0000, 7);
+        assert_eq!(lane(features, OPEN_THREE_LANE), 1);
+        // An opponent stone removes every window through it.
+        assert_eq!(line_features(0b11, 0b100, 5), 0);
+        assert_eq!(line_features(0b11, 0, 4), 0);
+    }
+}
