@@ -47,7 +47,6 @@ const WORDS: &[&str] = &[
     "showboard",
     "hint",
     "analyze",
-    "solve",
     "time_settings",
     "time_left",
     "known_command",
