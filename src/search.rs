@@ -468,6 +468,7 @@ fn search_root<G: Game>(
     let mut exact_scores: Vec<i32> = Vec::with_capacity(multi_pv);
     let mut interrupted = false;
     let mut searched = 0;
+    #[allow(clippy::needless_range_loop)] // `lines[index]` is borrowed mutably only at the end
     for index in 0..lines.len() {
         let mv = lines[index].mv;
         // With multi-PV, a move must beat the weakest of the best lines found so far.
