@@ -1,10 +1,13 @@
-//! The `tabula` binary: the engine loop by default, and subcommands for perft and benchmarks.
+//! The `tabula` binary: the engine loop by default, and subcommands for perft, solving, and
+//! generating data for and training the Reversi pattern evaluation.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 use tabula::engine::{Settings, StopSignal};
 use tabula::games;
+use tabula::games::reversi::selfplay::{SelfPlayConfig, Summary};
+use tabula::games::reversi::training::TrainConfig;
 use tabula::protocol::{self, output::Output};
 
 /// One engine for Reversi/Othello, Gomoku and Chinese Checkers. With no subcommand it speaks its
@@ -12,6 +15,10 @@ use tabula::protocol::{self, output::Output};
 #[derive(Parser)]
 #[command(name = "tabula", version, about)]
 struct Cli {
+    /// The Reversi pattern weights for full-strength evaluation: a weight file written by
+    /// `reversi-train`, `none` for the hand-made evaluation, or `embedded` (the default).
+    #[arg(long, global = true, default_value = "embedded")]
+    weights: String,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -62,6 +69,72 @@ enum Command {
         #[arg(long)]
         all_moves: bool,
     },
+    /// Plays Reversi self-play games and writes labelled positions for `reversi-train`.
+    ReversiSelfplay {
+        /// Number of games.
+        #[arg(long)]
+        games: usize,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of the first game (to split a run into parts).
+        #[arg(long, default_value_t = 0)]
+        first_game: usize,
+        /// Games played in parallel.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Each game opens with 0 to this many random moves.
+        #[arg(long, default_value_t = 20)]
+        random_moves: u32,
+        /// Search depth of engine moves.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Engine moves pick among the best this-many moves...
+        #[arg(long, default_value_t = 4)]
+        candidates: usize,
+        /// ...that score at most this far below the best (in discs)...
+        #[arg(long, default_value_t = 3.0)]
+        margin: f64,
+        /// ...with weight exp(-loss / temperature), in discs.
+        #[arg(long, default_value_t = 1.0)]
+        temperature: f64,
+        /// Positions with at most this many empties are solved exactly.
+        #[arg(long, default_value_t = 18)]
+        exact_empties: u32,
+        /// Transposition table per thread, in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Output file (one labelled position per line).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Trains the Reversi pattern weights from `reversi-selfplay` files.
+    ReversiTrain {
+        /// Self-play files.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The weight file to write (e.g. data/reversi-patterns.bin).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Conjugate-gradient iterations per phase.
+        #[arg(long, default_value_t = 200)]
+        iterations: usize,
+        /// Ridge penalty per weight (in positions).
+        #[arg(long, default_value_t = 8.0)]
+        l2: f64,
+        /// Percentage of games held out for validation.
+        #[arg(long, default_value_t = 10)]
+        validation_percent: u64,
+        /// Seed of the validation split.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A phase also trains on positions this many empties beyond its range.
+        #[arg(long, default_value_t = 2)]
+        overlap: u32,
+        /// Threads (phases train in parallel).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 fn main() -> Result<()> {
@@ -69,6 +142,7 @@ fn main() -> Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    choose_weights(&cli.weights)?;
     match cli.command {
         None => {
             let stdin = std::io::BufReader::new(std::io::stdin());
@@ -92,7 +166,142 @@ fn main() -> Result<()> {
             hash,
             all_moves,
         }) => solve_file(&file, first_number, from, to, threads, hash, all_moves),
+        Some(Command::ReversiSelfplay {
+            games,
+            seed,
+            first_game,
+            threads,
+            random_moves,
+            depth,
+            candidates,
+            margin,
+            temperature,
+            exact_empties,
+            hash,
+            out,
+        }) => {
+            let disc = tabula::games::reversi::evaluation::DISC as f64;
+            let config = SelfPlayConfig {
+                games,
+                seed,
+                first_game,
+                threads,
+                max_random_moves: random_moves,
+                depth,
+                candidates,
+                margin: (margin * disc).round() as i32,
+                temperature: temperature * disc,
+                exact_empties,
+                hash_megabytes: hash,
+            };
+            selfplay(&config, &out)
+        }
+        Some(Command::ReversiTrain {
+            data,
+            out,
+            iterations,
+            l2,
+            validation_percent,
+            seed,
+            overlap,
+            threads,
+        }) => {
+            let config = TrainConfig {
+                iterations,
+                l2,
+                validation_percent,
+                seed,
+                overlap,
+                threads,
+            };
+            train(&data, &out, &config)
+        }
     }
+}
+
+/// Installs the pattern weights named on the command line.
+fn choose_weights(choice: &str) -> Result<()> {
+    use tabula::games::reversi::patterns::{self, Weights};
+    match choice {
+        "embedded" => Ok(()),
+        "none" => Ok(patterns::install(None)?),
+        path => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
+            let weights = Weights::decode(&bytes).with_context(|| format!("decoding {path}"))?;
+            Ok(patterns::install(Some(weights))?)
+        }
+    }
+}
+
+fn selfplay(config: &SelfPlayConfig, out: &std::path::Path) -> Result<()> {
+    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let total = config.games;
+    let mut last_report = Instant::now();
+    let mut progress = |summary: &Summary| {
+        if last_report.elapsed().as_secs() >= 30 || summary.games == total {
+            last_report = Instant::now();
+            let elapsed = start.elapsed().as_secs_f64();
+            let remaining = elapsed / summary.games.max(1) as f64 * (total - summary.games) as f64;
+            println!(
+                "{}/{total} games, {} positions ({} exact), {elapsed:.0} s elapsed, about {remaining:.0} s left; \
+                 search {:.0} s, solver {:.0} s ({:.1} M nodes/s)",
+                summary.games,
+                summary.positions,
+                summary.exact,
+                summary.search_time.as_secs_f64(),
+                summary.solve_time.as_secs_f64(),
+                summary.solve_nodes as f64 / summary.solve_time.as_secs_f64().max(1e-9) / 1e6,
+            );
+        }
+    };
+    let summary = tabula::games::reversi::selfplay::run(config, &mut writer, &mut progress)?;
+    println!(
+        "wrote {} positions of {} games to {} in {:.1} s",
+        summary.positions,
+        summary.games,
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn train(data: &[std::path::PathBuf], out: &std::path::Path, config: &TrainConfig) -> Result<()> {
+    use tabula::games::reversi::{patterns, training};
+    let start = Instant::now();
+    let dataset = training::Dataset::load(data)?;
+    println!(
+        "read {} positions in {:.1} s",
+        dataset.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let (weights, reports) = training::train(&dataset, config)?;
+    println!(
+        "{:>5} {:>7} {:>9} {:>9} {:>10} {:>10} {:>10} {:>10}",
+        "phase", "empties", "train", "held out", "train MAE", "valid MAE", "valid RMS", "mean |y|"
+    );
+    for report in &reports {
+        println!(
+            "{:>5} {:>7} {:>9} {:>9} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
+            report.phase,
+            format!("{}-{}", report.empties.0, report.empties.1),
+            report.training,
+            report.validation,
+            report.training_error,
+            report.validation_error,
+            report.validation_rms,
+            report.validation_spread,
+        );
+    }
+    std::fs::write(out, patterns::encode(&weights))
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "wrote {} in {:.1} s (errors in discs)",
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

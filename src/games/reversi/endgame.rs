@@ -841,12 +841,7 @@ pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<Reve
         request,
         parallel,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(request.threads.max(1))
-        .stack_size(16 << 20)
-        .build()
-        .ok()?;
-    pool.install(|| {
+    let run = || {
         let mut solver = Solver::new(&shared, None);
         let moves = if root_moves == 0 {
             // A forced pass: solve the opponent's position.
@@ -865,7 +860,17 @@ pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<Reve
             pv,
             nodes: shared.nodes.load(Ordering::Relaxed),
         })
-    })
+    };
+    if !parallel {
+        // One thread needs no pool: solve here (self-play calls this from its own pool's threads).
+        return run();
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.threads)
+        .stack_size(16 << 20)
+        .build()
+        .ok()?;
+    pool.install(run)
 }
 
 impl Solver<'_> {

@@ -2,9 +2,12 @@
 //!
 //! Strength selects how much the evaluation knows, in the spirit of the eight levels of the
 //! reference designs: 1 counts discs; 2 weights corners and edges; 3 adds mobility; 4 adds stable
-//! discs; 5 to 7 add potential mobility, X- and C-square danger and parity; 8 uses every feature.
+//! discs; 5 to 7 add potential mobility, X- and C-square danger and parity. Levels 1 to 7 are
+//! these hand-made features; 8 ([`Strength::FULL`]) is the trained pattern evaluation
+//! ([`super::patterns`]), or the level-7 features when the patterns were turned off.
 
 use super::bitboard::{self, bit};
+use super::patterns;
 use super::ReversiMove;
 use crate::game::Strength;
 
@@ -59,9 +62,19 @@ fn blend(weights: [i32; 2], phase: i32) -> i32 {
 }
 
 /// The value of the position for `player` to move against `opponent`.
+#[inline]
 pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
+    if strength >= Strength::FULL {
+        if let Some(weights) = patterns::active() {
+            return weights.evaluate(player, opponent);
+        }
+    }
+    hand_made(player, opponent, strength.0.min(7))
+}
+
+/// The hand-made evaluation at `level` 1..=7 (higher levels count as 7).
+pub fn hand_made(player: u64, opponent: u64, level: u8) -> i32 {
     let discs = player.count_ones() as i32 - opponent.count_ones() as i32;
-    let level = strength.0;
     if level <= 1 {
         return discs * DISC;
     }

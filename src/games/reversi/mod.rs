@@ -10,6 +10,9 @@ pub mod evaluation;
 pub mod general;
 pub mod notation;
 pub mod obf;
+pub mod patterns;
+pub mod selfplay;
+pub mod training;
 
 use crate::game::{Game, GameError, MoveCode, Outcome, Player, Solution, SolveRequest, Strength};
 use bitboard::bit;

@@ -1,0 +1,393 @@
+//! Self-play games that label positions for training the pattern evaluation ([`super::patterns`]).
+//!
+//! A game opens with a random number (0 to [`SelfPlayConfig::max_random_moves`]) of uniformly
+//! random moves, then the engine plays at a fixed depth, picking at random among the moves that
+//! score within a margin of the best (more often the better ones). Once the position has at most
+//! [`SelfPlayConfig::exact_empties`] empties the exact solver takes over: every later position is
+//! solved (cheaply, with the table still warm) and labelled with its exact score, and the game
+//! follows the solver's best moves. Every earlier position is labelled with that exact final result,
+//! seen from its own side to move.
+//!
+//! Games are independent, seeded by the run's seed and their number, and each is searched on one
+//! thread with a table cleared before the game, so the output depends only on the configuration
+//! (and the evaluation in use), not on the thread count.
+//!
+//! # Output
+//! One position per line: `<position string> <score> <game>`, e.g.
+//! `---------------------------OX------XO--------------------------- X +2 17`: the `.obf` board
+//! and side to move ([`crate::game::Game::position_string`]), the label (final disc difference for
+//! the side to move, empties to the winner), and the game's number.
+
+use super::{endgame, Reversi, ReversiMove};
+use crate::game::{Game, SolveRequest, Strength};
+use crate::search::{self, SearchRequest, Worker};
+use crate::time_management::Limits;
+use crate::transposition::TranspositionTable;
+use crate::zobrist::mix;
+use rayon::prelude::*;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct SelfPlayConfig {
+    /// Number of games.
+    pub games: usize,
+    /// Seed of the whole run; game `n` uses a seed derived from it and `n`.
+    pub seed: u64,
+    /// Number of the first game (so that runs can be split and joined).
+    pub first_game: usize,
+    /// Worker threads (games run in parallel, each on one thread).
+    pub threads: usize,
+    /// Each game opens with 0 to this many uniformly random moves.
+    pub max_random_moves: u32,
+    /// Search depth of engine moves.
+    pub depth: u32,
+    /// Engine moves consider the best this-many moves (multi-PV).
+    pub candidates: usize,
+    /// Moves scoring more than this below the best (evaluation units) are never picked.
+    pub margin: i32,
+    /// A move `d` units below the best is picked with weight `exp(-d / temperature)`.
+    pub temperature: f64,
+    /// Positions with at most this many empties are solved exactly.
+    pub exact_empties: u32,
+    /// Transposition table per thread, in MB.
+    pub hash_megabytes: usize,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            games: 1000,
+            seed: 1,
+            first_game: 0,
+            threads: 1,
+            max_random_moves: 20,
+            depth: 6,
+            candidates: 4,
+            margin: 300,
+            temperature: 100.0,
+            exact_empties: 18,
+            hash_megabytes: 16,
+        }
+    }
+}
+
+/// One labelled position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    /// The position.
+    pub position: Reversi,
+    /// The final disc difference for the side to move: exact from the solver, or the game's result.
+    pub score: i32,
+}
+
+/// What one game produced, and what it cost.
+#[derive(Clone, Debug, Default)]
+pub struct GameRecord {
+    /// The game's positions, in order, labelled.
+    pub positions: Vec<Labelled>,
+    /// Time in engine searches.
+    pub search_time: Duration,
+    /// Time in the exact solver.
+    pub solve_time: Duration,
+    /// Solver nodes.
+    pub solve_nodes: u64,
+}
+
+/// A small deterministic generator (SplitMix64), so that games never depend on a library's stream.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        mix(self.0)
+    }
+
+    /// Uniform in `0..bound`.
+    fn below(&mut self, bound: u64) -> u64 {
+        ((self.next() as u128 * bound as u128) >> 64) as u64
+    }
+
+    /// Uniform in `[0, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Plays and labels game number `number`; `table` is cleared first.
+pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTable) -> GameRecord {
+    table.clear();
+    let mut random = Random(mix(config.seed ^ mix(number as u64 ^ 0x5E1F_9A7E)));
+    let random_moves = random.below(config.max_random_moves as u64 + 1) as u32;
+    let mut workers: Vec<Worker<Reversi>> = Vec::new();
+    let stop = AtomicBool::new(false);
+    let mut record = GameRecord::default();
+    let mut position = Reversi::new();
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    // Positions before `solved_from` get the game's result; the later ones were solved exactly.
+    let mut solved_from = usize::MAX;
+    // Black's final result, once known.
+    let black_result = loop {
+        if position.outcome().is_some() {
+            break black_score(&position, position.final_score());
+        }
+        if position.empties() <= config.exact_empties {
+            solved_from = record.positions.len();
+            break solve_to_the_end(&mut position, table, &stop, &mut record);
+        }
+        record.positions.push(Labelled { position, score: 0 });
+        let mv = if let Some(pass) = position.forced_pass() {
+            pass
+        } else if plies < random_moves {
+            position.generate_moves(&mut moves);
+            moves[random.below(moves.len() as u64) as usize]
+        } else {
+            let start = Instant::now();
+            let mv = engine_move(config, &position, table, &stop, &mut workers, &mut random);
+            record.search_time += start.elapsed();
+            mv
+        };
+        position.play_unchecked(mv);
+        plies += 1;
+    };
+    let unsolved = solved_from.min(record.positions.len());
+    for labelled in &mut record.positions[..unsolved] {
+        labelled.score = black_score(&labelled.position, black_result);
+    }
+    record
+}
+
+/// A score for the side to move of `position`, as black's (and back: the map is its own inverse).
+fn black_score(position: &Reversi, score: i32) -> i32 {
+    if position.side == 0 {
+        score
+    } else {
+        -score
+    }
+}
+
+/// Solves every position from here to the end along the solver's best moves, labelling each
+/// exactly. Returns black's exact final result.
+fn solve_to_the_end(
+    position: &mut Reversi,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+    record: &mut GameRecord,
+) -> i32 {
+    let mut result = None;
+    while position.outcome().is_none() {
+        // A finished search leaves the flag raised (to stop its helpers).
+        stop.store(false, Ordering::Relaxed);
+        let start = Instant::now();
+        let request = SolveRequest {
+            stop,
+            threads: 1,
+            start,
+            hard_time: None,
+            all_moves: false,
+            table,
+        };
+        let solution = endgame::solve(position, &request)
+            .unwrap_or_else(|| panic!("{} solves", position.position_string()));
+        record.solve_time += start.elapsed();
+        record.solve_nodes += solution.nodes;
+        let (mv, score) = solution.moves[0];
+        let black = black_score(position, score);
+        debug_assert!(
+            result.is_none_or(|known| known == black),
+            "best play keeps the score"
+        );
+        result.get_or_insert(black);
+        record.positions.push(Labelled {
+            position: *position,
+            score,
+        });
+        position.play_unchecked(mv);
+    }
+    result.unwrap_or_else(|| black_score(position, position.final_score()))
+}
+
+/// An engine move: a fixed-depth multi-PV search, then a random pick among the near-best moves.
+fn engine_move(
+    config: &SelfPlayConfig,
+    position: &Reversi,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+    workers: &mut Vec<Worker<Reversi>>,
+    random: &mut Random,
+) -> ReversiMove {
+    let request = SearchRequest {
+        limits: Limits {
+            depth: Some(config.depth),
+            ..Limits::default()
+        },
+        threads: 1,
+        strength: Strength::FULL,
+        multi_pv: config.candidates.max(1),
+        instant_single_move: true,
+    };
+    stop.store(false, Ordering::Relaxed);
+    let outcome = search::search(position, &request, table, stop, workers, &mut |_| {});
+    let lines = outcome.best.expect("an unfinished game has moves").lines;
+    let best = lines[0].score;
+    let candidates: Vec<(ReversiMove, f64)> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(index, line)| index == 0 || (line.exact && line.score >= best - config.margin))
+        .map(|(_, line)| {
+            let weight = (-((best - line.score) as f64) / config.temperature.max(1e-9)).exp();
+            (line.mv, weight)
+        })
+        .collect();
+    let total: f64 = candidates.iter().map(|&(_, weight)| weight).sum();
+    let mut pick = random.unit() * total;
+    for &(mv, weight) in &candidates {
+        if pick < weight {
+            return mv;
+        }
+        pick -= weight;
+    }
+    candidates[0].0
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Games played.
+    pub games: usize,
+    /// Positions written.
+    pub positions: usize,
+    /// Of which labelled exactly by the solver.
+    pub exact: usize,
+    /// Time in engine searches, over all threads.
+    pub search_time: Duration,
+    /// Time in the solver, over all threads.
+    pub solve_time: Duration,
+    /// Solver nodes.
+    pub solve_nodes: u64,
+}
+
+/// Writes one labelled position as a line.
+pub fn write_line(out: &mut impl Write, labelled: &Labelled, game: usize) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} {:+} {game}",
+        labelled.position.position_string(),
+        labelled.score
+    )
+}
+
+/// Reads a line written by [`write_line`]: the position, its label and the game number.
+pub fn read_line(line: &str) -> Option<(Reversi, i32, u64)> {
+    let mut words = line.split_whitespace();
+    let board = words.next()?;
+    let side = words.next()?;
+    let score = words.next()?.parse().ok()?;
+    let game = words.next()?.parse().ok()?;
+    let mut position = Reversi::new();
+    position
+        .set_position_string(&format!("{board} {side}"))
+        .ok()?;
+    Some((position, score, game))
+}
+
+/// Plays the configured games on `config.threads` threads and writes every labelled position to
+/// `out`, in game order. `progress` sees the running totals after each batch of games.
+///
+/// # Errors
+/// Writing to `out` failed, or the thread pool could not start.
+pub fn run(
+    config: &SelfPlayConfig,
+    out: &mut impl Write,
+    progress: &mut dyn FnMut(&Summary),
+) -> anyhow::Result<Summary> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .stack_size(32 << 20)
+        .build()?;
+    let mut summary = Summary::default();
+    let batch = (config.threads.max(1) * 8).max(16);
+    let end = config.first_game + config.games;
+    let mut next = config.first_game;
+    while next < end {
+        let numbers: Vec<usize> = (next..(next + batch).min(end)).collect();
+        next += numbers.len();
+        let records: Vec<GameRecord> = pool.install(|| {
+            numbers
+                .par_iter()
+                .map_init(
+                    || TranspositionTable::new(config.hash_megabytes),
+                    |table, &number| play_game(config, number, table),
+                )
+                .collect()
+        });
+        for (record, &number) in records.iter().zip(&numbers) {
+            for labelled in &record.positions {
+                write_line(out, labelled, number)?;
+            }
+            summary.games += 1;
+            summary.positions += record.positions.len();
+            summary.exact += record
+                .positions
+                .iter()
+                .filter(|labelled| labelled.position.empties() <= config.exact_empties)
+                .count();
+            summary.search_time += record.search_time;
+            summary.solve_time += record.solve_time;
+            summary.solve_nodes += record.solve_nodes;
+        }
+        out.flush()?;
+        progress(&summary);
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_config() -> SelfPlayConfig {
+        SelfPlayConfig {
+            games: 2,
+            depth: 2,
+            candidates: 3,
+            exact_empties: 10,
+            hash_megabytes: 1,
+            ..SelfPlayConfig::default()
+        }
+    }
+
+    #[test]
+    fn games_are_labelled_consistently_and_reproducibly() {
+        let config = small_config();
+        let table = TranspositionTable::new(1);
+        for number in 0..2 {
+            let record = play_game(&config, number, &table);
+            let again = play_game(&config, number, &table);
+            assert_eq!(record.positions, again.positions);
+            let positions = &record.positions;
+            assert_eq!(positions[0].position, Reversi::new());
+            // Consecutive positions follow by one move, and the labels agree on the result.
+            let black = black_score(&positions[0].position, positions[0].score);
+            for labelled in positions {
+                assert_eq!(black_score(&labelled.position, labelled.score), black);
+            }
+            let last = positions.last().expect("positions");
+            assert!(
+                last.position.empties() <= config.exact_empties
+                    || last.position.outcome().is_some()
+            );
+            // Round trip through the line format.
+            let mut text = Vec::new();
+            write_line(&mut text, &positions[5], number).expect("write");
+            let line = String::from_utf8(text).expect("utf-8");
+            assert_eq!(
+                read_line(&line),
+                Some((positions[5].position, positions[5].score, number as u64))
+            );
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! Training the pattern weights ([`super::patterns`]) from labelled positions
+//! ([`super::selfplay`] lines).
+//!
+//! Each phase is an independent ridge regression on the sparse compact features: minimise
+//! `Σ (Σ w[feature] - label)² + λ Σ w²` over the phase's training positions, by conjugate
+//! gradients on the normal equations, preconditioned by their diagonal (each weight's step is
+//! scaled by its feature's frequency). A phase also trains on positions up to
+//! [`TrainConfig::overlap`] empties beyond its own range, which smooths the weights from phase to
+//! phase. Games whose hashed number falls in the held-out tenth are kept for validation: all of a
+//! game's positions are on the same side, since they share one label.
+//!
+//! Everything runs in a fixed order, so the weights depend only on the data and the configuration.
+
+use super::patterns::{self, FEATURE_COUNT, PHASES};
+use super::selfplay;
+use crate::zobrist::mix;
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Conjugate-gradient iterations per phase.
+    pub iterations: usize,
+    /// Ridge penalty `λ` per weight, in squared evaluation units per position: a weight needs
+    /// about this many positions before the data outweighs the pull towards 0.
+    pub l2: f64,
+    /// Percentage of games held out for validation.
+    pub validation_percent: u64,
+    /// Seed of the validation split.
+    pub seed: u64,
+    /// A phase also trains on positions this many empties beyond its range.
+    pub overlap: u32,
+    /// Threads (phases train in parallel).
+    pub threads: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            iterations: 200,
+            l2: 8.0,
+            validation_percent: 10,
+            seed: 1,
+            overlap: 2,
+            threads: 1,
+        }
+    }
+}
+
+/// A parsed line: features, label, empties and game.
+type ParsedLine = ([u32; FEATURE_COUNT], f32, u8, u64);
+
+/// Labelled positions as compact features.
+#[derive(Default)]
+pub struct Dataset {
+    /// `FEATURE_COUNT` compact features per position.
+    features: Vec<u32>,
+    /// Labels in evaluation units.
+    targets: Vec<f32>,
+    /// Empty squares of each position.
+    empties: Vec<u8>,
+    /// Game number of each position.
+    games: Vec<u64>,
+}
+
+impl Dataset {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Adds the positions of a self-play file. Game numbers are offset by `game_offset`, so that
+    /// games of different files stay apart.
+    ///
+    /// # Errors
+    /// A line that does not read as a labelled position.
+    pub fn add_text(&mut self, text: &str, game_offset: u64, name: &str) -> Result<()> {
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .collect();
+        let parsed: Vec<Option<ParsedLine>> = lines
+            .par_iter()
+            .map(|line| {
+                let (position, score, game) = selfplay::read_line(line)?;
+                let mut features = [0u32; FEATURE_COUNT];
+                patterns::compact_features(position.player, position.opponent, &mut features);
+                let target = (score * super::evaluation::DISC) as f32;
+                Some((features, target, position.empties() as u8, game))
+            })
+            .collect();
+        for (number, item) in parsed.into_iter().enumerate() {
+            let Some((features, target, empties, game)) = item else {
+                bail!("{name}:{}: not a labelled position", number + 1);
+            };
+            self.features.extend_from_slice(&features);
+            self.targets.push(target);
+            self.empties.push(empties);
+            self.games.push(game.wrapping_add(game_offset));
+        }
+        Ok(())
+    }
+
+    /// Reads self-play files; each file's game numbers are kept apart from the others'.
+    ///
+    /// # Errors
+    /// A file that cannot be read or holds a malformed line.
+    pub fn load(paths: &[std::path::PathBuf]) -> Result<Dataset> {
+        let mut dataset = Dataset::default();
+        for (index, path) in paths.iter().enumerate() {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            dataset.add_text(&text, (index as u64) << 40, &path.display().to_string())?;
+        }
+        Ok(dataset)
+    }
+
+    fn sample(&self, index: usize) -> &[u32] {
+        &self.features[index * FEATURE_COUNT..][..FEATURE_COUNT]
+    }
+}
+
+/// What training found for one phase.
+#[derive(Clone, Debug, Default)]
+pub struct PhaseReport {
+    /// The phase.
+    pub phase: usize,
+    /// Its empties, inclusive.
+    pub empties: (u32, u32),
+    /// Training positions (with the overlap).
+    pub training: usize,
+    /// Held-out positions of the phase's own range.
+    pub validation: usize,
+    /// Mean absolute error on the training positions of the phase's own range, in discs.
+    pub training_error: f64,
+    /// Mean absolute error on the held-out positions, in discs.
+    pub validation_error: f64,
+    /// Root mean square error on the held-out positions, in discs.
+    pub validation_rms: f64,
+    /// Mean absolute label of the held-out positions, in discs: the error of always saying 0.
+    pub validation_spread: f64,
+}
+
+/// The empties of `phase`, inclusive.
+pub fn phase_empties(phase: usize) -> (u32, u32) {
+    let low = (1..=64).find(|&empties| patterns::phase(empties) == phase);
+    let high = (0..=60)
+        .rev()
+        .find(|&empties| patterns::phase(empties) == phase);
+    (low.unwrap_or(0), high.unwrap_or(0))
+}
+
+/// Whether game `game` is held out for validation.
+fn held_out(config: &TrainConfig, game: u64) -> bool {
+    mix(game ^ mix(config.seed)) % 100 < config.validation_percent
+}
+
+/// Trains every phase. Returns the compact weights of all phases (for [`patterns::encode`]) and
+/// a report per phase.
+pub fn train(dataset: &Dataset, config: &TrainConfig) -> Result<(Vec<i16>, Vec<PhaseReport>)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .build()?;
+    let size = patterns::compact_size();
+    let results: Vec<(Vec<i16>, PhaseReport)> = pool.install(|| {
+        (0..PHASES)
+            .into_par_iter()
+            .map(|phase| train_phase(dataset, config, phase, size))
+            .collect()
+    });
+    let mut weights = Vec::with_capacity(PHASES * size);
+    let mut reports = Vec::with_capacity(PHASES);
+    for (phase_weights, report) in results {
+        weights.extend_from_slice(&phase_weights);
+        reports.push(report);
+    }
+    Ok((weights, reports))
+}
+
+fn train_phase(
+    dataset: &Dataset,
+    config: &TrainConfig,
+    phase: usize,
+    size: usize,
+) -> (Vec<i16>, PhaseReport) {
+    let (low, high) = phase_empties(phase);
+    let mut training = Vec::new();
+    let mut validation = Vec::new();
+    let mut own_training = Vec::new();
+    for index in 0..dataset.len() {
+        let empties = dataset.empties[index] as u32;
+        let own = (low..=high).contains(&empties);
+        if held_out(config, dataset.games[index]) {
+            if own {
+                validation.push(index);
+            }
+        } else if empties + config.overlap >= low && empties <= high + config.overlap {
+            training.push(index);
+            if own {
+                own_training.push(index);
+            }
+        }
+    }
+    let weights = solve_ridge(dataset, &training, size, config);
+    let quantised: Vec<i16> = weights
+        .iter()
+        .map(|&weight| weight.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16)
+        .collect();
+    let errors = |indices: &[usize]| -> (f64, f64, f64) {
+        let (mut absolute, mut squared, mut spread) = (0f64, 0f64, 0f64);
+        for &index in indices {
+            let prediction: i32 = dataset
+                .sample(index)
+                .iter()
+                .map(|&feature| quantised[feature as usize] as i32)
+                .sum();
+            let prediction = prediction.clamp(
+                -crate::score::MAX_EVALUATION + 1,
+                crate::score::MAX_EVALUATION - 1,
+            );
+            let error = (prediction as f64 - dataset.targets[index] as f64) / 100.0;
+            absolute += error.abs();
+            squared += error * error;
+            spread += (dataset.targets[index] as f64 / 100.0).abs();
+        }
+        let count = indices.len().max(1) as f64;
+        (absolute / count, (squared / count).sqrt(), spread / count)
+    };
+    let (training_error, _, _) = errors(&own_training);
+    let (validation_error, validation_rms, validation_spread) = errors(&validation);
+    let report = PhaseReport {
+        phase,
+        empties: (low, high),
+        training: training.len(),
+        validation: validation.len(),
+        training_error,
+        validation_error,
+        validation_rms,
+        validation_spread,
+    };
+    (quantised, report)
+}
+
+/// Ridge regression on the samples `indices` by Jacobi-preconditioned conjugate gradients.
+fn solve_ridge(
+    dataset: &Dataset,
+    indices: &[usize],
+    size: usize,
+    config: &TrainConfig,
+) -> Vec<f64> {
+    let lambda = config.l2;
+    // The diagonal of AᵀA + λI: a feature can occur several times in one position.
+    let mut diagonal = vec![lambda; size];
+    let mut right = vec![0f64; size];
+    let mut sorted = [0u32; FEATURE_COUNT];
+    for &index in indices {
+        let target = dataset.targets[index] as f64;
+        sorted.copy_from_slice(dataset.sample(index));
+        sorted.sort_unstable();
+        let mut start = 0;
+        while start < FEATURE_COUNT {
+            let mut end = start + 1;
+            while end < FEATURE_COUNT && sorted[end] == sorted[start] {
+                end += 1;
+            }
+            let count = (end - start) as f64;
+            diagonal[sorted[start] as usize] += count * count;
+            right[sorted[start] as usize] += count * target;
+            start = end;
+        }
+    }
+    let apply = |vector: &[f64], out: &mut [f64]| {
+        // out = (AᵀA + λI) vector
+        for (slot, &value) in out.iter_mut().zip(vector) {
+            *slot = lambda * value;
+        }
+        for &index in indices {
+            let sample = dataset.sample(index);
+            let product: f64 = sample.iter().map(|&feature| vector[feature as usize]).sum();
+            for &feature in sample {
+                out[feature as usize] += product;
+            }
+        }
+    };
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut weights = vec![0f64; size];
+    let mut residual = right;
+    let mut preconditioned: Vec<f64> = residual.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
+    let mut direction = preconditioned.clone();
+    let mut product = vec![0f64; size];
+    let mut rho = dot(&residual, &preconditioned);
+    for _ in 0..config.iterations {
+        if rho <= 0.0 {
+            break;
+        }
+        apply(&direction, &mut product);
+        let curvature = dot(&direction, &product);
+        if curvature <= 0.0 {
+            break;
+        }
+        let step = rho / curvature;
+        for ((weight, residual), (&d, &p)) in weights
+            .iter_mut()
+            .zip(residual.iter_mut())
+            .zip(direction.iter().zip(&product))
+        {
+            *weight += step * d;
+            *residual -= step * p;
+        }
+        for ((z, r), d) in preconditioned.iter_mut().zip(&residual).zip(&diagonal) {
+            *z = r / d;
+        }
+        let next_rho = dot(&residual, &preconditioned);
+        let beta = next_rho / rho;
+        rho = next_rho;
+        for (d, &z) in direction.iter_mut().zip(&preconditioned) {
+            *d = z + beta * *d;
+        }
+    }
+    weights
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::selfplay::{play_game, write_line, SelfPlayConfig};
+    use crate::transposition::TranspositionTable;
+
+    #[test]
+    fn phases_partition_the_empties() {
+        assert_eq!(phase_empties(0), (1, 5));
+        assert_eq!(phase_empties(PHASES - 1), (56, 60));
+        for phase in 1..PHASES {
+            assert_eq!(phase_empties(phase).0, phase_empties(phase - 1).1 + 1);
+        }
+    }
+
+    #[test]
+    fn training_fits_a_few_games_deterministically() {
+        let config = SelfPlayConfig {
+            depth: 1,
+            candidates: 2,
+            exact_empties: 8,
+            hash_megabytes: 1,
+            ..SelfPlayConfig::default()
+        };
+        let table = TranspositionTable::new(1);
+        let mut text = Vec::new();
+        for number in 0..12 {
+            for labelled in play_game(&config, number, &table).positions {
+                write_line(&mut text, &labelled, number).expect("write");
+            }
+        }
+        let mut dataset = Dataset::default();
+        dataset
+            .add_text(std::str::from_utf8(&text).expect("utf-8"), 0, "games")
+            .expect("parse");
+        let train_config = TrainConfig {
+            iterations: 30,
+            l2: 1.0,
+            validation_percent: 20,
+            ..TrainConfig::default()
+        };
+        let (weights, reports) = train(&dataset, &train_config).expect("train");
+        let (again, _) = train(&dataset, &train_config).expect("train");
+        assert_eq!(weights, again);
+        assert_eq!(reports.len(), PHASES);
+        assert!(reports.iter().any(|report| report.validation > 0));
+        // Labels that the features can express exactly are fitted almost exactly.
+        let size = patterns::compact_size();
+        for index in 0..dataset.len() {
+            let phase = patterns::phase(dataset.empties[index] as u32);
+            dataset.targets[index] = dataset
+                .sample(index)
+                .iter()
+                .map(|&feature| (mix((phase * size) as u64 + feature as u64) % 61) as f32 - 30.0)
+                .sum();
+        }
+        let exact_config = TrainConfig {
+            iterations: 100,
+            l2: 0.01,
+            validation_percent: 0,
+            ..TrainConfig::default()
+        };
+        let (_, reports) = train(&dataset, &exact_config).expect("train");
+        for report in &reports {
+            assert!(report.training_error < 0.05, "{report:?}");
+        }
+        let bytes = patterns::encode(&weights);
+        patterns::Weights::decode(&bytes).expect("the trained weights encode");
+    }
+}
