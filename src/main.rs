@@ -131,9 +131,12 @@ enum Command {
         /// A phase also trains on positions this many empties beyond its range.
         #[arg(long, default_value_t = 2)]
         overlap: u32,
-        /// Threads (phases train in parallel).
+        /// Threads (phases train in parallel unless chained).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Pull each phase's weights towards the previous phase's instead of towards 0.
+        #[arg(long)]
+        chain: bool,
     },
 }
 
@@ -205,6 +208,7 @@ fn main() -> Result<()> {
             seed,
             overlap,
             threads,
+            chain,
         }) => {
             let config = TrainConfig {
                 iterations,
@@ -213,6 +217,7 @@ fn main() -> Result<()> {
                 seed,
                 overlap,
                 threads,
+                chain,
             };
             train(&data, &out, &config)
         }

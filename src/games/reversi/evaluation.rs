@@ -200,9 +200,22 @@ mod tests {
     #[test]
     fn start_position_is_balanced() {
         let start = super::super::Reversi::new();
-        for level in 1..=8 {
+        for level in 1..=7 {
             assert_eq!(evaluate(start.player, start.opponent, Strength(level)), 0);
         }
+        // The trained evaluation only knows the start is about even.
+        let full = evaluate(start.player, start.opponent, Strength::FULL);
+        assert!(full.abs() <= 2 * DISC, "start position {full}");
+    }
+
+    #[test]
+    fn full_strength_is_the_pattern_evaluation() {
+        let start = super::super::Reversi::new();
+        let (player, opponent) = (start.player | bit(19) | bit(27), start.opponent & !bit(27));
+        assert_eq!(
+            evaluate(player, opponent, Strength::FULL),
+            patterns::evaluate(player, opponent)
+        );
     }
 
     #[test]

@@ -970,6 +970,67 @@ mod tests {
     }
 
     #[test]
+    fn evaluation_stays_inside_the_evaluation_range() {
+        for extreme in [i16::MAX, i16::MIN] {
+            let weights = Weights::from_compact(&vec![extreme; PHASES * compact_size()]);
+            for &(player, opponent) in &random_positions(50, 6) {
+                let value = weights.evaluate(player, opponent);
+                assert_eq!(value.abs(), crate::score::MAX_EVALUATION - 1);
+            }
+        }
+        for &(player, opponent) in &random_positions(300, 7) {
+            let value = evaluate(player, opponent);
+            assert!(value.abs() < crate::score::MAX_EVALUATION);
+        }
+    }
+
+    /// A board from eight rows of `X` (player), `O` (opponent) and `-`, row 1 first.
+    fn board(rows: [&str; 8]) -> (u64, u64) {
+        let (mut player, mut opponent) = (0, 0);
+        for (row, text) in rows.iter().enumerate() {
+            for (column, cell) in text.chars().enumerate() {
+                match cell {
+                    'X' => player |= 1 << (row * 8 + column),
+                    'O' => opponent |= 1 << (row * 8 + column),
+                    _ => {}
+                }
+            }
+        }
+        (player, opponent)
+    }
+
+    #[test]
+    fn trained_weights_value_stable_corners_and_edges() {
+        // The side to move holds two corners and the whole first row; the opponent has more discs,
+        // all in the middle. With the colours swapped the same board is bad for the side to move.
+        let (player, opponent) = board([
+            "XXXXXXXX", "X-OOOO-X", "--OOOO--", "--OXOO--", "--OOXO--", "--OOOO--", "--------",
+            "--------",
+        ]);
+        let good = evaluate(player, opponent);
+        let bad = evaluate(opponent, player);
+        assert!(
+            good > 5 * 100,
+            "stable corners and edge for the side to move: {good}"
+        );
+        assert!(
+            bad < -5 * 100,
+            "stable corners and edge for the opponent: {bad}"
+        );
+        // An X-square given away next to an empty corner costs.
+        let (player, opponent) = board([
+            "--------", "--------", "--XXO---", "---XXO--", "---OXO--", "----O---", "--------",
+            "--------",
+        ]);
+        let with_x_square = evaluate(player | 1 << 9, opponent); // b2, with a1 empty
+        let with_inner_square = evaluate(player | 1 << 21, opponent); // f3
+        assert!(
+            with_x_square < with_inner_square,
+            "an X-square is a liability: {with_x_square} vs {with_inner_square}"
+        );
+    }
+
+    #[test]
     fn phases_cover_every_empty_count() {
         assert_eq!(phase(0), 0);
         assert_eq!(phase(5), 0);

@@ -5,8 +5,9 @@
 //! score within a margin of the best (more often the better ones). Once the position has at most
 //! [`SelfPlayConfig::exact_empties`] empties the exact solver takes over: every later position is
 //! solved (cheaply, with the table still warm) and labelled with its exact score, and the game
-//! follows the solver's best moves. Every earlier position is labelled with that exact final result,
-//! seen from its own side to move.
+//! follows the solver's best moves. Every earlier position from the end of the random opening on
+//! is labelled with that exact final result, seen from its own side to move. Positions within the
+//! random opening are left out: random moves follow them, so the result says little about them.
 //!
 //! Games are independent, seeded by the run's seed and their number, and each is searched on one
 //! thread with a table cleared before the game, so the output depends only on the configuration
@@ -138,7 +139,10 @@ pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTa
             solved_from = record.positions.len();
             break solve_to_the_end(&mut position, table, &stop, &mut record);
         }
-        record.positions.push(Labelled { position, score: 0 });
+        // The result says little about a position that random moves follow: keep those out.
+        if plies >= random_moves {
+            record.positions.push(Labelled { position, score: 0 });
+        }
         let mv = if let Some(pass) = position.forced_pass() {
             pass
         } else if plies < random_moves {
@@ -369,7 +373,6 @@ mod tests {
             let again = play_game(&config, number, &table);
             assert_eq!(record.positions, again.positions);
             let positions = &record.positions;
-            assert_eq!(positions[0].position, Reversi::new());
             // Consecutive positions follow by one move, and the labels agree on the result.
             let black = black_score(&positions[0].position, positions[0].score);
             for labelled in positions {
