@@ -3,6 +3,7 @@
 //! Layers: rules ([`games`], behind the [`game::Game`] trait) → search ([`search`]) → the engine
 //! façade ([`engine`]) → protocol front-ends ([`protocol`]).
 
+pub mod bench;
 pub mod consistency;
 pub mod engine;
 pub mod game;
