@@ -361,9 +361,10 @@ fn iterate<G: Game>(
                 .limits
                 .soft_time
                 .is_some_and(|soft| shared.start.elapsed() >= soft);
-            // A proven result within the searched depth cannot change with more depth.
+            // A proven result within the searched depth cannot change with more depth, unless
+            // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
-                .is_some_and(|(_, plies)| plies <= depth as usize)
+                .is_some_and(|(margin, plies)| margin == 0 && plies <= depth as usize)
                 && multi_pv == 1;
             if soft_passed || proven || shared.stop.load(Ordering::Relaxed) {
                 break;
@@ -730,13 +731,18 @@ fn negamax<G: Game>(
                     shared,
                 )
             } else {
-                let reduction =
-                    if !pv_node && !special && depth >= REDUCTION_DEPTH && index >= REDUCTION_MOVES
-                    {
-                        1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
-                    } else {
-                        0
-                    };
+                // Once a win is proven, only a full-depth search can prove a bigger one: a reduced
+                // search ending on a heuristic value would wrongly refute the move.
+                let reduction = if !pv_node
+                    && !special
+                    && depth >= REDUCTION_DEPTH
+                    && index >= REDUCTION_MOVES
+                    && alpha < score::WIN_THRESHOLD
+                {
+                    1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
+                } else {
+                    0
+                };
                 let mut value = child(
                     worker,
                     position,
