@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 const SHALLOW_EMPTIES: u32 = 6;
 /// Nodes with at least this many empties use the transposition table.
 const TABLE_EMPTIES: u32 = 9;
+/// Nodes with at least this many empties try enhanced transposition cut-offs.
+const ETC_EMPTIES: u32 = 14;
 /// Nodes with at least this many empties sort moves by a shallow evaluation search.
 const EVALUATION_SORT_EMPTIES: u32 = 15;
 /// Nodes with at least this many empties may search their moves in parallel.
@@ -382,6 +384,11 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        if empties >= ETC_EMPTIES {
+            if let Some(score) = self.enhanced_cutoff(player, opponent, moves, beta, empties) {
+                return score;
+            }
+        }
         let mut list = MoveList::new(player, opponent, moves, table_move, empties, self);
         if self.shared.parallel && empties >= SPLIT_EMPTIES && list.len > 1 {
             let best = self.split(player, opponent, alpha, empties, &mut list);
@@ -419,6 +426,27 @@ impl<'a> Solver<'a> {
             self.store(key, best, best_square, alpha, beta, empties);
         }
         best
+    }
+
+    /// Enhanced transposition cut-off: a child whose stored upper bound already refutes the
+    /// opponent proves the cut-off without a search.
+    fn enhanced_cutoff(&self, player: u64, opponent: u64, moves: u64, beta: i32, empties: u32) -> Option<i32> {
+        let mut remaining = moves;
+        while remaining != 0 {
+            let square = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            let flipped = bitboard::flips(square, player, opponent);
+            let key = table_key(opponent ^ flipped, player ^ flipped ^ bit(square));
+            if let Some(entry) = self.shared.table.probe(key) {
+                if entry.depth as u32 >= empties - 1
+                    && entry.bound != Bound::Lower
+                    && -entry.score >= beta
+                {
+                    return Some(-entry.score);
+                }
+            }
+        }
+        None
     }
 
     /// Young-brothers-wait split: the first move alone, then the rest in parallel.
