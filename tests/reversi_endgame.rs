@@ -238,3 +238,33 @@ fn solve_and_exact_analysis_through_the_protocol() {
     assert!(engine.error("solve").contains("no exact solver"));
     engine.quit();
 }
+
+#[test]
+fn stop_during_an_exact_solve_answers_at_once() {
+    const FFO: &str = include_str!("data/ffo-40-59.obf");
+    // FFO #45: 24 empties, far more than a fraction of a second to solve.
+    let line = FFO.lines().nth(5).unwrap();
+    let board = line.split(';').next().unwrap();
+    let mut engine = common::Engine::start();
+    engine.ok(&format!("setposition {board}"));
+    engine.ok("set_option movetime 0");
+    let legal = engine.ok("legal_moves");
+    engine.send_raw(b"genmove b\n");
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let start = Instant::now();
+    engine.send_raw(b"stop\n");
+    let reply = engine.read_reply();
+    assert!(
+        start.elapsed() < std::time::Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(reply.success, "{}", reply.text);
+    assert!(
+        legal.split(' ').any(|mv| mv == reply.text),
+        "{} not in {legal}",
+        reply.text
+    );
+    assert!(engine.read_reply().success);
+    engine.quit();
+}

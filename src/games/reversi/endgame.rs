@@ -430,7 +430,14 @@ impl<'a> Solver<'a> {
 
     /// Enhanced transposition cut-off: a child whose stored upper bound already refutes the
     /// opponent proves the cut-off without a search.
-    fn enhanced_cutoff(&self, player: u64, opponent: u64, moves: u64, beta: i32, empties: u32) -> Option<i32> {
+    fn enhanced_cutoff(
+        &self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        beta: i32,
+        empties: u32,
+    ) -> Option<i32> {
         let mut remaining = moves;
         while remaining != 0 {
             let square = remaining.trailing_zeros() as usize;
