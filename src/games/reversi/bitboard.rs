@@ -102,7 +102,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
 /// The portable implementations: the fallback without AVX2, and a second opinion in the tests.
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx2"))))]
 mod scalar {
-    use super::{bit, INNER_COLUMNS, RAYS};
+    use super::{bit, FILE_A, FILE_H, INNER_COLUMNS, RAYS};
 
     /// Squares reached from `player` discs over a contiguous run of `mask`ed opponent discs along one
     /// line direction (`shift` and its opposite), by parallel prefix: runs of 1 and 2, then doubling.
@@ -165,6 +165,56 @@ mod scalar {
         }
         total
     }
+
+    /// Masks of the filled rows, columns, diagonals and anti-diagonals, without loops: rows and columns
+    /// by folding the board onto itself, diagonals by spreading each empty square along its line (a
+    /// fill by 1, 2 and 4 steps each way) and keeping what no empty square reached.
+    #[inline]
+    pub fn full_lines(occupied: u64) -> [u64; 4] {
+        const NOT_A: u64 = !FILE_A;
+        const NOT_AB: u64 = !(FILE_A | (FILE_A << 1));
+        const NOT_AD: u64 = !(FILE_A * 0x0F);
+        const NOT_H: u64 = !FILE_H;
+        const NOT_GH: u64 = !(FILE_H | (FILE_H >> 1));
+        const NOT_EH: u64 = !(FILE_A * 0xF0);
+
+        let mut row_full = occupied;
+        row_full &= row_full >> 4;
+        row_full &= row_full >> 2;
+        row_full &= row_full >> 1;
+        let rows = (row_full & FILE_A) * 0xFF;
+
+        let mut column_full = occupied;
+        column_full &= column_full >> 32;
+        column_full &= column_full >> 16;
+        column_full &= column_full >> 8;
+        let columns = (column_full & 0xFF) * FILE_A;
+
+        let empty = !occupied;
+        // Diagonals (steps of 9: one column right and one row down the board per step).
+        let mut up = empty;
+        up |= (up << 9) & NOT_A;
+        up |= (up << 18) & NOT_AB;
+        up |= (up << 36) & NOT_AD;
+        let mut down = empty;
+        down |= (down >> 9) & NOT_H;
+        down |= (down >> 18) & NOT_GH;
+        down |= (down >> 36) & NOT_EH;
+        let diagonals = !(up | down);
+
+        // Anti-diagonals (steps of 7: one column left per step up the bits).
+        let mut up = empty;
+        up |= (up << 7) & NOT_H;
+        up |= (up << 14) & NOT_GH;
+        up |= (up << 28) & NOT_EH;
+        let mut down = empty;
+        down |= (down >> 7) & NOT_A;
+        down |= (down >> 14) & NOT_AB;
+        down |= (down >> 28) & NOT_AD;
+        let anti_diagonals = !(up | down);
+
+        [rows, columns, diagonals, anti_diagonals]
+    }
 }
 
 /// AVX2: lane `i` of a vector works on direction `i` of [`DIRECTIONS`] (shifts by 1, 8, 9 and 7),
@@ -172,7 +222,7 @@ mod scalar {
 /// are only called from the safe wrappers below, which exist only when the build enables AVX2.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 mod simd {
-    use super::{bit, INNER_COLUMNS, RAYS};
+    use super::{bit, FILE_A, INNER_COLUMNS, RAYS};
     use std::arch::x86_64::*;
 
     /// The shift of each lane's direction.
@@ -311,7 +361,8 @@ mod simd {
         or_lanes(flips_vector(square, broadcast(player), broadcast(opponent)))
     }
 
-    /// Keeps each child in vector registers from its flips to its move generation.
+    /// Keeps each child in vector registers from its flips to its move generation, and works on three
+    /// children at a time so that their long, independent dependency chains overlap.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn count_replies_avx2(player: u64, opponent: u64, mut moves: u64) -> u64 {
@@ -319,19 +370,102 @@ mod simd {
         let opponent_vector = broadcast(opponent);
         let empty = !(player | opponent);
         let mut total = 0;
-        while moves != 0 {
-            let square = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            let flipped = or_lanes_broadcast(flips_vector(square, player_vector, opponent_vector));
-            let next_player = _mm256_xor_si256(opponent_vector, flipped);
-            let next_opponent = _mm256_xor_si256(
-                player_vector,
-                _mm256_or_si256(flipped, broadcast(bit(square))),
-            );
-            let replies = or_lanes(moves_vector(next_player, next_opponent)) & empty & !bit(square);
+        while moves.count_ones() >= 3 {
+            total += count_some_replies::<3>(&mut moves, player_vector, opponent_vector, empty);
+        }
+        total += match moves.count_ones() {
+            2 => count_some_replies::<2>(&mut moves, player_vector, opponent_vector, empty),
+            1 => count_some_replies::<1>(&mut moves, player_vector, opponent_vector, empty),
+            _ => 0,
+        };
+        total
+    }
+
+    /// [`count_replies_avx2`] for the `N` lowest moves of `moves`, which it clears.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn count_some_replies<const N: usize>(
+        moves: &mut u64,
+        player: __m256i,
+        opponent: __m256i,
+        empty: u64,
+    ) -> u64 {
+        let mut squares = [0usize; N];
+        for square in &mut squares {
+            *square = moves.trailing_zeros() as usize;
+            *moves &= *moves - 1;
+        }
+        let mut flipped = [_mm256_setzero_si256(); N];
+        for (flipped, &square) in flipped.iter_mut().zip(&squares) {
+            *flipped = or_lanes_broadcast(flips_vector(square, player, opponent));
+        }
+        let mut reach = [_mm256_setzero_si256(); N];
+        for index in 0..N {
+            let next_player = _mm256_xor_si256(opponent, flipped[index]);
+            let placed = broadcast(bit(squares[index]));
+            let next_opponent = _mm256_xor_si256(player, _mm256_or_si256(flipped[index], placed));
+            reach[index] = moves_vector(next_player, next_opponent);
+        }
+        let mut total = 0;
+        for (&reach, &square) in reach.iter().zip(&squares) {
+            let replies = or_lanes(reach) & empty & !bit(square);
             total += replies.count_ones() as u64 + (replies == 0) as u64;
         }
         total
+    }
+
+    /// Full lines four at a time: lane `i` spreads the empty squares along direction `i` both ways
+    /// (steps of 1, 2 and 4, masked so that no step wraps around the board), and a line is full where
+    /// no empty square reached.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn full_lines_avx2(occupied: u64) -> [u64; 4] {
+        const fn not_files(files: u64) -> i64 {
+            !(files * FILE_A) as i64
+        }
+        // Files a, a-b, a-d and h, g-h, e-h: where a step right (left) by 1, 2, 4 lands after wrapping.
+        let (a, ab, ad) = (not_files(0x01), not_files(0x03), not_files(0x0F));
+        let (h, gh, eh) = (not_files(0x80), not_files(0xC0), not_files(0xF0));
+        let shift = lane_shifts();
+        let double = _mm256_add_epi64(shift, shift);
+        let quadruple = _mm256_add_epi64(double, double);
+        let empty = broadcast(!occupied);
+        // Lanes (high to low): anti-diagonal (7, leftward), diagonal (9), column (8), row (1).
+        let mut up = empty;
+        let step = _mm256_sllv_epi64(up, shift);
+        up = _mm256_or_si256(up, _mm256_and_si256(step, _mm256_set_epi64x(h, a, -1, a)));
+        let step = _mm256_sllv_epi64(up, double);
+        up = _mm256_or_si256(
+            up,
+            _mm256_and_si256(step, _mm256_set_epi64x(gh, ab, -1, ab)),
+        );
+        let step = _mm256_sllv_epi64(up, quadruple);
+        up = _mm256_or_si256(
+            up,
+            _mm256_and_si256(step, _mm256_set_epi64x(eh, ad, -1, ad)),
+        );
+        let mut down = empty;
+        let step = _mm256_srlv_epi64(down, shift);
+        down = _mm256_or_si256(down, _mm256_and_si256(step, _mm256_set_epi64x(a, h, -1, h)));
+        let step = _mm256_srlv_epi64(down, double);
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(step, _mm256_set_epi64x(ab, gh, -1, gh)),
+        );
+        let step = _mm256_srlv_epi64(down, quadruple);
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(step, _mm256_set_epi64x(ad, eh, -1, eh)),
+        );
+        let reached = _mm256_or_si256(up, down);
+        let low = _mm256_castsi256_si128(reached);
+        let high = _mm256_extracti128_si256::<1>(reached);
+        [
+            !_mm_cvtsi128_si64(low) as u64,
+            !_mm_extract_epi64::<1>(low) as u64,
+            !_mm_cvtsi128_si64(high) as u64,
+            !_mm_extract_epi64::<1>(high) as u64,
+        ]
     }
 
     #[inline(always)]
@@ -350,6 +484,12 @@ mod simd {
     pub fn count_replies(player: u64, opponent: u64, moves: u64) -> u64 {
         // Safety: this module is compiled only when the build enables AVX2.
         unsafe { count_replies_avx2(player, opponent, moves) }
+    }
+
+    #[inline(always)]
+    pub fn full_lines(occupied: u64) -> [u64; 4] {
+        // Safety: this module is compiled only when the build enables AVX2.
+        unsafe { full_lines_avx2(occupied) }
     }
 }
 
@@ -376,62 +516,64 @@ mod last_flips {
 mod last_flips {
     use std::arch::x86_64::_pext_u64;
 
-    /// For each square, its row, column, diagonal and anti-diagonal.
-    static LINES: [[u64; 4]; 64] = build_lines();
-    /// For each square and line, the square's index among the line's squares (in bit order).
-    static PLACES: [[u8; 4]; 64] = build_places();
-    /// `COUNTS[place][pattern]`: discs flipped along a line by playing its square at `place`, where
-    /// `pattern` has the player discs and every other square but `place` is the opponent's. Lines
-    /// shorter than 8 leave high pattern bits 0: read as opponent discs with no player disc beyond,
-    /// they flip nothing, which is right.
-    static COUNTS: [[u8; 256]; 8] = build_counts();
+    /// A square's four lines (row, column, diagonal, anti-diagonal) and, for each, where its counts
+    /// start in [`COUNTS`]: 256 times the square's index among the line's squares in bit order.
+    #[repr(C, align(64))]
+    struct Lines {
+        masks: [u64; 4],
+        offsets: [u16; 4],
+    }
 
-    const fn build_lines() -> [[u64; 4]; 64] {
-        let mut lines = [[0u64; 4]; 64];
+    static LINES: [Lines; 64] = build_lines();
+
+    /// `COUNTS[256 * place + pattern]`: discs flipped along a line by playing its square at `place`,
+    /// where `pattern` has the player discs and every other square but `place` is the opponent's.
+    /// Lines shorter than 8 leave high pattern bits 0: read as opponent discs with no player disc
+    /// beyond, they flip nothing, which is right.
+    static COUNTS: [u8; 2048] = build_counts();
+
+    const fn build_lines() -> [Lines; 64] {
+        let mut lines = [const {
+            Lines {
+                masks: [0; 4],
+                offsets: [0; 4],
+            }
+        }; 64];
         let mut square = 0;
         while square < 64 {
             let (column, row) = ((square % 8) as i32, (square / 8) as i32);
+            let masks = &mut lines[square].masks;
             let mut other = 0;
             while other < 64 {
                 let (other_column, other_row) = (other % 8, other / 8);
                 let b = 1u64 << other;
                 if other_row == row {
-                    lines[square][0] |= b;
+                    masks[0] |= b;
                 }
                 if other_column == column {
-                    lines[square][1] |= b;
+                    masks[1] |= b;
                 }
                 if other_column - other_row == column - row {
-                    lines[square][2] |= b;
+                    masks[2] |= b;
                 }
                 if other_column + other_row == column + row {
-                    lines[square][3] |= b;
+                    masks[3] |= b;
                 }
                 other += 1;
+            }
+            let mut line = 0;
+            while line < 4 {
+                let place = (lines[square].masks[line] & ((1u64 << square) - 1)).count_ones();
+                lines[square].offsets[line] = (place * 256) as u16;
+                line += 1;
             }
             square += 1;
         }
         lines
     }
 
-    const fn build_places() -> [[u8; 4]; 64] {
-        let lines = build_lines();
-        let mut places = [[0u8; 4]; 64];
-        let mut square = 0;
-        while square < 64 {
-            let mut line = 0;
-            while line < 4 {
-                places[square][line] =
-                    (lines[square][line] & ((1u64 << square) - 1)).count_ones() as u8;
-                line += 1;
-            }
-            square += 1;
-        }
-        places
-    }
-
-    const fn build_counts() -> [[u8; 256]; 8] {
-        let mut counts = [[0u8; 256]; 8];
+    const fn build_counts() -> [u8; 2048] {
+        let mut counts = [0u8; 2048];
         let mut place = 0;
         while place < 8 {
             let mut pattern = 0;
@@ -456,7 +598,7 @@ mod last_flips {
                 if index >= 0 {
                     total += run;
                 }
-                counts[place][pattern] = total;
+                counts[place * 256 + pattern] = total;
                 pattern += 1;
             }
             place += 1;
@@ -467,13 +609,10 @@ mod last_flips {
     #[target_feature(enable = "bmi2")]
     #[inline]
     fn count_bmi2(square: usize, player: u64) -> u32 {
-        let square = square & 63;
-        let lines = &LINES[square];
-        let places = &PLACES[square];
+        let lines = &LINES[square & 63];
         let mut total = 0;
-        for line in 0..4 {
-            let pattern = _pext_u64(player, lines[line]) as usize & 0xFF;
-            total += COUNTS[places[line] as usize & 7][pattern] as u32;
+        for (&mask, &offset) in lines.masks.iter().zip(&lines.offsets) {
+            total += COUNTS[(offset as usize + _pext_u64(player, mask) as usize) & 2047] as u32;
         }
         total
     }
@@ -514,54 +653,10 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     }
 }
 
-/// Masks of the filled rows, columns, diagonals and anti-diagonals, without loops: rows and columns
-/// by folding the board onto itself, diagonals by spreading each empty square along its line (a
-/// fill by 1, 2 and 4 steps each way) and keeping what no empty square reached.
+/// Masks of the filled rows, columns, diagonals and anti-diagonals.
 #[inline]
 fn full_lines(occupied: u64) -> [u64; 4] {
-    const NOT_A: u64 = !FILE_A;
-    const NOT_AB: u64 = !(FILE_A | (FILE_A << 1));
-    const NOT_AD: u64 = !(FILE_A * 0x0F);
-    const NOT_H: u64 = !FILE_H;
-    const NOT_GH: u64 = !(FILE_H | (FILE_H >> 1));
-    const NOT_EH: u64 = !(FILE_A * 0xF0);
-
-    let mut row_full = occupied;
-    row_full &= row_full >> 4;
-    row_full &= row_full >> 2;
-    row_full &= row_full >> 1;
-    let rows = (row_full & FILE_A) * 0xFF;
-
-    let mut column_full = occupied;
-    column_full &= column_full >> 32;
-    column_full &= column_full >> 16;
-    column_full &= column_full >> 8;
-    let columns = (column_full & 0xFF) * FILE_A;
-
-    let empty = !occupied;
-    // Diagonals (steps of 9: one column right and one row down the board per step).
-    let mut up = empty;
-    up |= (up << 9) & NOT_A;
-    up |= (up << 18) & NOT_AB;
-    up |= (up << 36) & NOT_AD;
-    let mut down = empty;
-    down |= (down >> 9) & NOT_H;
-    down |= (down >> 18) & NOT_GH;
-    down |= (down >> 36) & NOT_EH;
-    let diagonals = !(up | down);
-
-    // Anti-diagonals (steps of 7: one column left per step up the bits).
-    let mut up = empty;
-    up |= (up << 7) & NOT_H;
-    up |= (up << 14) & NOT_GH;
-    up |= (up << 28) & NOT_EH;
-    let mut down = empty;
-    down |= (down >> 7) & NOT_A;
-    down |= (down >> 14) & NOT_AB;
-    down |= (down >> 28) & NOT_AD;
-    let anti_diagonals = !(up | down);
-
-    [rows, columns, diagonals, anti_diagonals]
+    implementation::full_lines(occupied)
 }
 
 #[cfg(test)]
@@ -674,8 +769,10 @@ mod tests {
                 "{occupied:#x}"
             );
         }
-        assert_eq!(full_lines(!0), [!0; 4]);
-        assert_eq!(full_lines(0), [0; 4]);
+        for full in [full_lines, scalar::full_lines] {
+            assert_eq!(full(!0), [!0; 4]);
+            assert_eq!(full(0), [0; 4]);
+        }
     }
 
     #[test]
