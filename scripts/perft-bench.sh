@@ -14,17 +14,23 @@
 # * "cpu": the user+system CPU time of the whole process (perft 1..D, as both programs count every
 #   depth up to D), less that of a depth-1 run (start-up), for both programs alike.
 #
+# TABULA names an already built tabula binary to time instead of building this tree (to compare
+# with an older commit, say).
+#
 # Usage: scripts/perft-bench.sh            RUNS=7 DEPTHS="11 12" EDAX=/tmp/edax/bin/lEdax scripts/perft-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-5}
 DEPTHS=${DEPTHS:-"11 12"}
-TARGET=${CARGO_TARGET_DIR:-$PWD/target}
-BIN="$TARGET/release/tabula"
-
-cargo build --release --quiet
-echo "tabula: $BIN ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+if [ -n "${TABULA:-}" ]; then
+    BIN=$TABULA
+    echo "tabula: $BIN"
+else
+    BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/tabula"
+    cargo build --release --quiet
+    echo "tabula: $BIN ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+fi
 
 median() {
     sort -g | awk '{ value[NR] = $1 } END { if (NR % 2) print value[(NR + 1) / 2]; else print (value[NR / 2] + value[NR / 2 + 1]) / 2 }'
@@ -65,11 +71,12 @@ ours_start=$CPU
 
 for depth in $DEPTHS; do
     ply_times=() cpu_times=() edax_ply_times=() edax_cpu_times=()
-    leaves=0 edax_leaves=0
+    leaves=0 edax_leaves=0 all_leaves=0 edax_all_leaves=0
     for run in $(seq "$RUNS"); do
         ours "$depth"
         line=$(grep -E "^perft +$depth " <<<"$OUTPUT")
         leaves=$(awk '{ print $3 }' <<<"$line")
+        all_leaves=$(awk '/^total/ { print $2 }' <<<"$OUTPUT")
         ply_times+=("$(awk '{ print $4 }' <<<"$line")")
         cpu_times+=("$(awk -v cpu="$CPU" -v start="$ours_start" 'BEGIN { print cpu - start }')")
         if [ -n "${EDAX:-}" ]; then
@@ -78,6 +85,7 @@ for depth in $DEPTHS; do
             line=$(grep -E "^ +$depth," <<<"$result")
             # Moves plus passes: the leaves at this depth (finished games are not counted).
             edax_leaves=$(awk -F, '{ print $2 + $3 }' <<<"$line")
+            edax_all_leaves=$(awk '/^Total/ { print $2 - 1 }' <<<"$result")
             edax_ply_times+=("$(awk -F, '{ gsub(/ /, "", $8); print $8 }' <<<"$line" | edax_seconds)")
             edax_cpu_times+=("$(awk -v cpu="$cpu" -v start="$edax_start" 'BEGIN { print cpu - start }')")
         fi
@@ -88,13 +96,15 @@ for depth in $DEPTHS; do
     echo "perft $depth: $leaves leaves, median of $RUNS runs"
     printf '  tabula ply %.3f s  %6.0f M leaves/s   (runs: %s)\n' "$ply" \
         "$(awk -v n="$leaves" -v t="$ply" 'BEGIN { print n / t / 1e6 }')" "${ply_times[*]}"
-    printf '  tabula cpu %.3f s for depths 1..%d (runs: %s)\n' "$cpu" "$depth" "${cpu_times[*]}"
+    printf '  tabula cpu %.3f s  %6.0f M leaves/s for depths 1..%d (runs: %s)\n' "$cpu" \
+        "$(awk -v n="$all_leaves" -v t="$cpu" 'BEGIN { print n / t / 1e6 }')" "$depth" "${cpu_times[*]}"
     if [ -n "${EDAX:-}" ]; then
         edax_ply=$(printf '%s\n' "${edax_ply_times[@]}" | median)
         edax_cpu=$(printf '%s\n' "${edax_cpu_times[@]}" | median)
         printf '  edax   ply %.3f s  %6.0f M leaves/s   (%s leaves; runs: %s)\n' "$edax_ply" \
             "$(awk -v n="$edax_leaves" -v t="$edax_ply" 'BEGIN { print n / t / 1e6 }')" "$edax_leaves" "${edax_ply_times[*]}"
-        printf '  edax   cpu %.3f s for depths 1..%d (runs: %s)\n' "$edax_cpu" "$depth" "${edax_cpu_times[*]}"
+        printf '  edax   cpu %.3f s  %6.0f M leaves/s for depths 1..%d (runs: %s)\n' "$edax_cpu" \
+            "$(awk -v n="$edax_all_leaves" -v t="$edax_cpu" 'BEGIN { print n / t / 1e6 }')" "$depth" "${edax_cpu_times[*]}"
         printf '  edax / tabula time: ply %.2f, cpu %.2f\n' \
             "$(awk -v a="$edax_ply" -v b="$ply" 'BEGIN { print a / b }')" \
             "$(awk -v a="$edax_cpu" -v b="$cpu" 'BEGIN { print a / b }')"
