@@ -3,9 +3,11 @@
 //! Bit `row * 8 + column` is a square, with a1 = bit 0, h1 = bit 7 and a8 = bit 56 (row 1 at the top).
 //! The board is kept relative to the side to move: `player` holds its discs, `opponent` the others.
 //!
-//! `moves` and `flips` have two implementations: AVX2 (one 256-bit vector holds the four line
-//! directions, so a shift by `[1, 8, 9, 7]` moves every lane at once), used when the build enables
-//! AVX2, as the x86-64-v3 target does, and a portable scalar one. Both are tested against a slow scan.
+//! `moves`, `flips`, `count_replies` (perft's last two plies) and the full-line masks behind
+//! `stable_discs` have two implementations: AVX2 (one 256-bit vector holds the four line directions,
+//! so a shift by `[1, 8, 9, 7]` moves every lane at once), used when the build enables AVX2, as the
+//! x86-64-v3 target does, and a portable scalar one. `last_flip_count` reads a table through PEXT when
+//! the build enables BMI2, and counts `flips` otherwise. The tests check both paths against slow scans.
 
 /// Every square but the a- and h-files, to stop horizontal and diagonal shifts wrapping around.
 const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
