@@ -96,8 +96,13 @@ for depth in $DEPTHS; do
     echo "perft $depth: $leaves leaves, median of $RUNS runs"
     printf '  tabula ply %.3f s  %6.0f M leaves/s   (runs: %s)\n' "$ply" \
         "$(awk -v n="$leaves" -v t="$ply" 'BEGIN { print n / t / 1e6 }')" "${ply_times[*]}"
-    printf '  tabula cpu %.3f s  %6.0f M leaves/s for depths 1..%d (runs: %s)\n' "$cpu" \
-        "$(awk -v n="$all_leaves" -v t="$cpu" 'BEGIN { print n / t / 1e6 }')" "$depth" "${cpu_times[*]}"
+    # Process CPU times are counted in milliseconds and include start-up: meaningless when short.
+    if awk -v t="$cpu" 'BEGIN { exit !(t < 0.1) }'; then
+        echo "  tabula cpu: too short to time (depth 11 and up are)"
+    else
+        printf '  tabula cpu %.3f s  %6.0f M leaves/s for depths 1..%d (runs: %s)\n' "$cpu" \
+            "$(awk -v n="$all_leaves" -v t="$cpu" 'BEGIN { print n / t / 1e6 }')" "$depth" "${cpu_times[*]}"
+    fi
     if [ -n "${EDAX:-}" ]; then
         edax_ply=$(printf '%s\n' "${edax_ply_times[@]}" | median)
         edax_cpu=$(printf '%s\n' "${edax_cpu_times[@]}" | median)
