@@ -152,11 +152,11 @@ impl<'a> Solver<'a> {
     fn last_one(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
         self.count_node();
         let discs = player.count_ones() as i32;
-        let flipped = bitboard::flips(square, player, opponent).count_ones() as i32;
+        let flipped = bitboard::last_flip_count(square, player) as i32;
         if flipped > 0 {
             return 2 * (discs + flipped + 1) - 64;
         }
-        let flipped = bitboard::flips(square, opponent, player).count_ones() as i32;
+        let flipped = bitboard::last_flip_count(square, opponent) as i32;
         if flipped > 0 {
             return 2 * (discs - flipped) - 64;
         }
