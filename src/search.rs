@@ -477,7 +477,7 @@ fn search_root<G: Game>(
         } else {
             alpha
         };
-        let value = if index == 0 || exact_scores.len() < multi_pv {
+        let mut search = |worker: &mut Worker<G>, low: i32, high: i32, pv_node: bool| {
             child(
                 worker,
                 root,
@@ -485,37 +485,18 @@ fn search_root<G: Game>(
                 mover,
                 depth - 1,
                 1,
-                floor,
-                beta,
-                true,
+                low,
+                high,
+                pv_node,
                 shared,
             )
+        };
+        let value = if index == 0 || exact_scores.len() < multi_pv {
+            search(worker, floor, beta, true)
         } else {
-            let probe = child(
-                worker,
-                root,
-                mv,
-                mover,
-                depth - 1,
-                1,
-                floor,
-                floor + 1,
-                false,
-                shared,
-            );
+            let probe = search(worker, floor, floor + 1, false);
             if probe > floor && probe < beta && !stopped(worker, shared) {
-                child(
-                    worker,
-                    root,
-                    mv,
-                    mover,
-                    depth - 1,
-                    1,
-                    floor,
-                    beta,
-                    true,
-                    shared,
-                )
+                search(worker, floor, beta, true)
             } else {
                 probe
             }
@@ -716,19 +697,22 @@ fn negamax<G: Game>(
         );
         let mut index = 0;
         while let Some((mv, special)) = picker.next_move() {
-            let value = if index == 0 {
+            let mut search = |worker: &mut Worker<G>, depth: i32, low: i32, high: i32, pv: bool| {
                 child(
                     worker,
                     position,
                     mv,
                     mover,
-                    depth - 1,
+                    depth,
                     ply + 1,
-                    alpha,
-                    beta,
-                    pv_node,
+                    low,
+                    high,
+                    pv,
                     shared,
                 )
+            };
+            let value = if index == 0 {
+                search(worker, depth - 1, alpha, beta, pv_node)
             } else {
                 // Once a win is proven, only a full-depth search can prove a bigger one: a reduced
                 // search ending on a heuristic value would wrongly refute the move.
@@ -742,45 +726,12 @@ fn negamax<G: Game>(
                 } else {
                     0
                 };
-                let mut value = child(
-                    worker,
-                    position,
-                    mv,
-                    mover,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    alpha,
-                    alpha + 1,
-                    false,
-                    shared,
-                );
+                let mut value = search(worker, depth - 1 - reduction, alpha, alpha + 1, false);
                 if value > alpha && reduction > 0 {
-                    value = child(
-                        worker,
-                        position,
-                        mv,
-                        mover,
-                        depth - 1,
-                        ply + 1,
-                        alpha,
-                        alpha + 1,
-                        false,
-                        shared,
-                    );
+                    value = search(worker, depth - 1, alpha, alpha + 1, false);
                 }
                 if value > alpha && value < beta && pv_node {
-                    value = child(
-                        worker,
-                        position,
-                        mv,
-                        mover,
-                        depth - 1,
-                        ply + 1,
-                        alpha,
-                        beta,
-                        true,
-                        shared,
-                    );
+                    value = search(worker, depth - 1, alpha, beta, true);
                 }
                 value
             };
