@@ -45,6 +45,8 @@ const STABILITY_THRESHOLD: [i32; 61] = {
     }
     thresholds
 };
+/// Half-width of the root's first aspiration window, in discs (odd: scores are even).
+const ASPIRATION: i32 = 5;
 /// Key mixed into table keys so that exact scores never meet midgame evaluations.
 const SOLVER_KEY: u64 = crate::zobrist::key(5, 1);
 /// The stop flag and clock are checked every this many nodes.
@@ -922,41 +924,104 @@ impl Solver<'_> {
             .and_then(|entry| entry.move_code)
             .map(|code| code as usize);
         let list = MoveList::new(player, opponent, moves, table_move, empties, self);
-        let mut scored: Vec<(ReversiMove, i32)> = Vec::with_capacity(list.len);
+        if all_moves {
+            let mut scored: Vec<(ReversiMove, i32)> = Vec::with_capacity(list.len);
+            for &square in &list.squares[..list.len] {
+                let square = square as usize;
+                let flipped = bitboard::flips(square, player, opponent);
+                let score = -self.exact(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    -64,
+                    64,
+                    empties - 1,
+                );
+                if self.interrupted() {
+                    return Vec::new();
+                }
+                scored.push((ReversiMove(square as u16), score));
+            }
+            scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            return scored;
+        }
+        // Aspiration: final scores are even, so odd bounds around an estimate leave the
+        // estimate's neighbourhood exact; a failure widens the window on that side.
+        let guess = self.estimate(player, opponent, empties);
+        let (mut low, mut high) = ((guess - ASPIRATION).max(-65), (guess + ASPIRATION).min(65));
+        loop {
+            let (best, square) = self.root_window(player, opponent, &list, low, high, empties);
+            if self.interrupted() {
+                return Vec::new();
+            }
+            if best <= low && low > -65 {
+                high = best + 1;
+                low = (best - 2 * ASPIRATION).max(-65);
+            } else if best >= high && high < 65 {
+                low = best - 1;
+                high = (best + 2 * ASPIRATION).min(65);
+            } else {
+                let square = square.expect("a root with moves has a best move");
+                self.store(key, best, Some(square), -65, 65, empties);
+                return vec![(ReversiMove(square as u16), best)];
+            }
+        }
+    }
+
+    /// A principal-variation search of the root within `(low, high)`: fail-soft.
+    fn root_window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &MoveList,
+        low: i32,
+        high: i32,
+        empties: u32,
+    ) -> (i32, Option<usize>) {
+        let mut alpha = low;
         let mut best = -65;
         let mut best_square = None;
-        for index in 0..list.len {
-            let square = list.squares[index] as usize;
+        for (index, &square) in list.squares[..list.len].iter().enumerate() {
+            let square = square as usize;
             let flipped = bitboard::flips(square, player, opponent);
             let (next_player, next_opponent) = (opponent ^ flipped, player ^ flipped ^ bit(square));
-            let score = if all_moves || index == 0 {
-                -self.exact(next_player, next_opponent, -64, 64, empties - 1)
+            let score = if index == 0 {
+                -self.exact(next_player, next_opponent, -high, -alpha, empties - 1)
             } else {
-                let probe = -self.scout(next_player, next_opponent, -best - 1, empties - 1);
-                if probe > best && !self.interrupted() {
-                    -self.exact(next_player, next_opponent, -64, -best, empties - 1)
+                let probe = -self.scout(next_player, next_opponent, -alpha - 1, empties - 1);
+                if probe > alpha && probe < high && !self.interrupted() {
+                    -self.exact(
+                        next_player,
+                        next_opponent,
+                        -high,
+                        -probe.max(alpha),
+                        empties - 1,
+                    )
                 } else {
                     probe
                 }
             };
             if self.interrupted() {
-                return scored;
+                return (best, best_square);
             }
             if score > best {
                 best = score;
                 best_square = Some(square);
-            }
-            if all_moves {
-                scored.push((ReversiMove(square as u16), score));
+                if score > alpha {
+                    alpha = score;
+                    if score >= high {
+                        break;
+                    }
+                }
             }
         }
-        if all_moves {
-            scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-        } else if let Some(square) = best_square {
-            self.store(key, best, Some(square), -65, 65, empties);
-            scored.push((ReversiMove(square as u16), best));
-        }
-        scored
+        (best, best_square)
+    }
+
+    /// An even estimate of the final score from a shallow evaluation search.
+    fn estimate(&mut self, player: u64, opponent: u64, empties: u32) -> i32 {
+        let depth = (empties / 4).clamp(1, 6);
+        let value = evaluation_search(player, opponent, depth, self) / evaluation::DISC;
+        (value.clamp(-64, 64) / 2) * 2
     }
 }
 
