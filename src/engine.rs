@@ -222,7 +222,9 @@ pub trait Session: Send {
     fn play(&mut self, player: Option<&str>, mv: &str) -> Result<(), EngineError>;
     /// Takes back the last move (and any passes implied before it).
     fn undo(&mut self) -> Result<(), EngineError>;
-    /// The legal moves of `player` (the side to move when `None`).
+    /// The moves `play` accepts for `player` (the side to move when `None`): for another player,
+    /// its moves after the forced passes of the players before it, and an error when one of them
+    /// has a real move. Empty once the game is over.
     fn legal_moves(&self, player: Option<&str>) -> Result<Vec<String>, EngineError>;
     /// Points the side to move may not play because of a rule.
     fn forbidden_moves(&self) -> Vec<String>;
@@ -307,11 +309,32 @@ impl<G: Game> Engine<G> {
         }
     }
 
+    /// A player as messages name it: a colour as it is, a number as `player 2`.
+    fn describe_player(&self, player: Player) -> String {
+        let text = self.position.format_player(player);
+        if text.bytes().all(|byte| byte.is_ascii_digit()) {
+            format!("player {text}")
+        } else {
+            text
+        }
+    }
+
+    fn wrong_player(&self, player: Player) -> EngineError {
+        EngineError::WrongPlayer {
+            expected: self.describe_player(self.position.side_to_move()),
+            given: self.describe_player(player),
+        }
+    }
+
     /// Plays forced passes until `player` is to move; errors (leaving the state as it was) when
     /// that cannot be done.
     fn bring_to_move(&mut self, player: Player) -> Result<(), EngineError> {
         let mut implied = 0;
-        while self.position.side_to_move() != player && self.position.outcome().is_none() {
+        // A full round of passes is the most that can bring a player to move.
+        while self.position.side_to_move() != player
+            && self.position.outcome().is_none()
+            && implied < self.position.player_count()
+        {
             let Some(pass) = self.position.forced_pass() else {
                 break;
             };
@@ -330,10 +353,7 @@ impl<G: Game> Engine<G> {
             let played = self.history.pop().expect("implied pass");
             self.position.undo(played.mv, played.undo);
         }
-        Err(EngineError::WrongPlayer {
-            expected: self.position.format_player(self.position.side_to_move()),
-            given: self.position.format_player(player),
-        })
+        Err(self.wrong_player(player))
     }
 
     fn limits(&self, profile: &LevelProfile) -> Limits {
@@ -615,27 +635,21 @@ impl<G: Game> Session for Engine<G> {
 
     fn legal_moves(&self, player: Option<&str>) -> Result<Vec<String>, EngineError> {
         let player = self.player(player)?;
-        let mut moves = Vec::new();
-        if player == self.position.side_to_move() {
-            self.position.generate_moves(&mut moves);
-        } else if let Some(pass) = self.position.forced_pass() {
-            // The other side's moves after the pass the side to move must make.
-            let mut after = self.position.clone();
-            after.play_unchecked(pass);
-            if after.side_to_move() == player {
-                after.generate_moves(&mut moves);
-                return Ok(moves.iter().map(|&mv| after.format_move(mv)).collect());
+        // Exactly what `play` accepts: the same forced passes on a copy.
+        let mut after = self.position.clone();
+        let mut passes = 0;
+        while after.side_to_move() != player && after.outcome().is_none() {
+            match after.forced_pass() {
+                Some(pass) if passes < after.player_count() => {
+                    after.play_unchecked(pass);
+                    passes += 1;
+                }
+                _ => return Err(self.wrong_player(player)),
             }
-        } else if self.position.outcome().is_none() {
-            return Err(EngineError::WrongPlayer {
-                expected: self.position.format_player(self.position.side_to_move()),
-                given: self.position.format_player(player),
-            });
         }
-        Ok(moves
-            .iter()
-            .map(|&mv| self.position.format_move(mv))
-            .collect())
+        let mut moves = Vec::new();
+        after.generate_moves(&mut moves);
+        Ok(moves.iter().map(|&mv| after.format_move(mv)).collect())
     }
 
     fn forbidden_moves(&self) -> Vec<String> {
