@@ -234,6 +234,11 @@ pub trait Session: Send {
     fn perft(&self, depth: usize) -> u64;
     /// Leaf count below each move.
     fn divide(&self, depth: usize) -> Vec<(String, u64)>;
+    /// [`Session::perft`] that gives up with [`EngineError::Stopped`] when the stop signal is
+    /// raised (`stop`, `quit`, end of input), for the protocol.
+    fn perft_until_stopped(&self, depth: usize) -> Result<u64, EngineError>;
+    /// [`Session::divide`] that can be stopped like [`Session::perft_until_stopped`].
+    fn divide_until_stopped(&self, depth: usize) -> Result<Vec<(String, u64)>, EngineError>;
     /// The result, GTP style: `B+10`, `W+2`, `0`, or a ranking for more than two players.
     fn final_score(&self) -> Result<String, EngineError>;
     /// Searches for `player` and plays the move when `commit` is set.
@@ -673,6 +678,31 @@ impl<G: Game> Session for Engine<G> {
             .into_iter()
             .map(|(mv, count)| (self.position.format_move(mv), count))
             .collect()
+    }
+
+    fn perft_until_stopped(&self, depth: usize) -> Result<u64, EngineError> {
+        self.stop.arm();
+        crate::perft::perft_until_stopped(&self.position, depth, self.stop.flag())
+            .ok_or(EngineError::Stopped)
+    }
+
+    fn divide_until_stopped(&self, depth: usize) -> Result<Vec<(String, u64)>, EngineError> {
+        self.stop.arm();
+        let mut moves = Vec::new();
+        self.position.generate_moves(&mut moves);
+        let mut lines = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let mut child = self.position.clone();
+            child.play_unchecked(mv);
+            let leaves = crate::perft::perft_until_stopped(
+                &child,
+                depth.saturating_sub(1),
+                self.stop.flag(),
+            )
+            .ok_or(EngineError::Stopped)?;
+            lines.push((self.position.format_move(mv), leaves));
+        }
+        Ok(lines)
     }
 
     fn final_score(&self) -> Result<String, EngineError> {
