@@ -468,8 +468,8 @@ fn search_root<G: Game>(
     let mut exact_scores: Vec<i32> = Vec::with_capacity(multi_pv);
     let mut interrupted = false;
     let mut searched = 0;
-    for index in 0..lines.len() {
-        let mv = lines[index].mv;
+    for (index, line) in lines.iter_mut().enumerate() {
+        let mv = line.mv;
         // With multi-PV, a move must beat the weakest of the best lines found so far.
         let floor = if exact_scores.len() >= multi_pv {
             alpha.max(exact_scores[multi_pv - 1])
@@ -524,7 +524,6 @@ fn search_root<G: Game>(
             break;
         }
         searched += 1;
-        let line = &mut lines[index];
         line.score = value;
         line.exact = value > floor && value < beta;
         line.pv.clear();

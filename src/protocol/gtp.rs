@@ -429,7 +429,7 @@ fn get_option(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError>
 
 fn seconds(command: &str, text: &str) -> Result<Duration, CommandError> {
     let value: f64 = number(command, "the time", text)?;
-    if !value.is_finite() || value < 0.0 || value > 1e9 {
+    if !value.is_finite() || !(0.0..=1e9).contains(&value) {
         return Err(usage_error(command, format!("time out of range: {text}")));
     }
     Ok(Duration::from_secs_f64(value))

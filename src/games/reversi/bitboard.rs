@@ -174,8 +174,8 @@ const fn build_lines(step: usize) -> [u64; 15] {
     let mut lines = [0u64; 15];
     let mut square = 0;
     while square < 64 {
-        let column = (square % 8) as i32;
-        let row = (square / 8) as i32;
+        let column = square % 8;
+        let row = square / 8;
         // Lines are indexed by column - row (step 9) or column + row (step 7).
         let index = if step == 9 {
             column - row + 7

@@ -40,7 +40,7 @@ impl GeneralReversi {
     /// # Errors
     /// [`GameError::InvalidOption`] unless `size` is even and within 4..=16.
     pub fn new(size: usize) -> Result<GeneralReversi, GameError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 != 0 {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || !size.is_multiple_of(2) {
             return Err(GameError::InvalidOption(format!(
                 "reversi size must be even and within {MIN_SIZE}..={MAX_SIZE}, not {size}"
             )));
