@@ -1,6 +1,6 @@
 //! Chinese Checkers (Sternhalma) for 2, 3, 4 or 6 players on the 121-hole star.
 //!
-//! Rules, as documented for users in `docs/chinese-checkers.md`:
+//! Rules, as documented for users in `protocol.md` (section "Chinese Checkers"):
 //! - A move is a step to an adjacent empty hole, or a chain of one or more hops over single pieces
 //!   of any colour (standard hops over an adjacent piece, or symmetric long jumps with `jumps=long`).
 //!   The piece is lifted from its origin for the whole chain, lands on no hole twice and never ends
