@@ -488,13 +488,13 @@ impl<'a> Solver<'a> {
         };
         let shared = self.shared;
         let squares = &list.squares[1..list.len];
-        rayon::scope(|scope| {
+        rayon::scope_fifo(|scope| {
             for &square in squares {
                 let abort = &abort;
                 let best = &best;
                 let best_square = &best_square;
                 let cut = &cut;
-                scope.spawn(move |_| {
+                scope.spawn_fifo(move |_| {
                     if abort.raised() || shared.stop.load(Ordering::Relaxed) {
                         return;
                     }
