@@ -320,6 +320,20 @@ class GameResult:
     cpu_times: dict[str, list[float]]
 
 
+def check_engine_scores(engines, score: str) -> str:
+    """Asks each engine that knows final_score for it: a mismatch means the dialogue lost sync."""
+    notes = []
+    for engine in engines:
+        if engine.command("known_command final_score").lower() != "true":
+            continue
+        ok, reply = engine.send("final_score", 30.0)
+        if not ok or reply.upper() != score.upper():
+            notes.append(f"{engine.label} says final_score {reply!r}")
+    if notes:
+        return "end of game; " + ", ".join(notes) + f" (arbiter {score})"
+    return "end of game"
+
+
 def parse_position(position: str) -> tuple[int, int, int]:
     """Black discs, white discs and empties from the arbiter's position string."""
     board = position.split()[0]
@@ -438,6 +452,8 @@ class Match:
             while True:
                 legal = arbiter.command("legal_moves").split()
                 if not legal:
+                    reason = check_engine_scores(engines.values(),
+                                                 arbiter.command("final_score"))
                     break
                 colour = arbiter.command("side_to_move").lower()
                 mover = engines[colour]
