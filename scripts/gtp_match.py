@@ -21,6 +21,8 @@ Dialogue with the engines:
 * Clock: with ``--clock1 on`` (or ``auto`` and an engine that knows ``time_settings``) the engine
   gets ``time_settings 0 T 1`` (byo-yomi of T seconds per move) and ``time_left <colour> T 1``
   before each ``genmove``. T is the engine's per-move time, in whole seconds.
+* At the end, each engine that knows ``final_score`` is asked for it; an answer that differs from
+  the arbiter's is noted in the game's line (the dialogue lost sync) but does not change the result.
 
 Time per move is measured here, from sending ``genmove`` to reading the reply; a move slower than
 the engine's per-move time plus ``--overrun-ms`` is counted as an overrun (reported, not punished).
