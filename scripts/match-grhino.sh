@@ -6,8 +6,9 @@
 # move on one thread. gtp-rhino has no time control (it ignores time_settings/time_left and
 # searches to fixed depths), so RHINO_ARGS picks its depths. The default is its strongest level
 # (-l 5: win/loss/draw search from 20 empties, exact from 18) with the midgame depth cut from 10
-# to 8 (-m 8), which takes about 0.7 s of CPU per midgame move, comparable to Tabula's second;
-# at depth 10 a move takes 10-40 s of CPU. Its time per move is measured and reported;
+# to 8 (-m 8): a midgame move then takes 0.4 s of CPU (median; at depth 10, tens of seconds),
+# comparable to Tabula's second, though its win/loss/draw search at 20 empties still takes
+# 30-120 s of CPU once a game. Its time per move is measured and reported;
 # RHINO_TIMEOUT seconds without a reply loses a game. gtp-rhino's play command takes no pass:
 # it passes by itself, and the referee detects that (--pass2 auto falls back to implied passes).
 #
