@@ -177,6 +177,21 @@ fn level_profile(level: u8) -> LevelProfile {
     }
 }
 
+/// How far from the end (empties in Reversi) the exact solver can usually finish within
+/// `time`: about 14 empties in 5 ms, and each further empty costs a factor of about 2.6 (measured on
+/// the FForum and FFO sets, one thread; a second thread is worth about one empty).
+fn solvable_distance(time: Option<Duration>, threads: usize) -> u32 {
+    let Some(time) = time else {
+        return u32::MAX;
+    };
+    let ratio = time.as_secs_f64() / 0.005;
+    if ratio <= 1.0 {
+        return 14;
+    }
+    let extra = if threads > 1 { 1 } else { 0 };
+    14 + (ratio.ln() / 2.6f64.ln()) as u32 + extra
+}
+
 /// One analysed move, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnalysisLine {
@@ -222,7 +237,9 @@ pub trait Session: Send {
     fn play(&mut self, player: Option<&str>, mv: &str) -> Result<(), EngineError>;
     /// Takes back the last move (and any passes implied before it).
     fn undo(&mut self) -> Result<(), EngineError>;
-    /// The legal moves of `player` (the side to move when `None`).
+    /// The moves `play` accepts for `player` (the side to move when `None`): for another player,
+    /// its moves after the forced passes of the players before it, and an error when one of them
+    /// has a real move. Empty once the game is over.
     fn legal_moves(&self, player: Option<&str>) -> Result<Vec<String>, EngineError>;
     /// Points the side to move may not play because of a rule.
     fn forbidden_moves(&self) -> Vec<String>;
@@ -232,6 +249,11 @@ pub trait Session: Send {
     fn perft(&self, depth: usize) -> u64;
     /// Leaf count below each move.
     fn divide(&self, depth: usize) -> Vec<(String, u64)>;
+    /// [`Session::perft`] that gives up with [`EngineError::Stopped`] when the stop signal is
+    /// raised (`stop`, `quit`, end of input), for the protocol.
+    fn perft_until_stopped(&self, depth: usize) -> Result<u64, EngineError>;
+    /// [`Session::divide`] that can be stopped like [`Session::perft_until_stopped`].
+    fn divide_until_stopped(&self, depth: usize) -> Result<Vec<(String, u64)>, EngineError>;
     /// The result, GTP style: `B+10`, `W+2`, `0`, or a ranking for more than two players.
     fn final_score(&self) -> Result<String, EngineError>;
     /// Searches for `player` and plays the move when `commit` is set.
@@ -307,11 +329,32 @@ impl<G: Game> Engine<G> {
         }
     }
 
+    /// A player as messages name it: a colour as it is, a number as `player 2`.
+    fn describe_player(&self, player: Player) -> String {
+        let text = self.position.format_player(player);
+        if text.bytes().all(|byte| byte.is_ascii_digit()) {
+            format!("player {text}")
+        } else {
+            text
+        }
+    }
+
+    fn wrong_player(&self, player: Player) -> EngineError {
+        EngineError::WrongPlayer {
+            expected: self.describe_player(self.position.side_to_move()),
+            given: self.describe_player(player),
+        }
+    }
+
     /// Plays forced passes until `player` is to move; errors (leaving the state as it was) when
     /// that cannot be done.
     fn bring_to_move(&mut self, player: Player) -> Result<(), EngineError> {
         let mut implied = 0;
-        while self.position.side_to_move() != player && self.position.outcome().is_none() {
+        // A full round of passes is the most that can bring a player to move.
+        while self.position.side_to_move() != player
+            && self.position.outcome().is_none()
+            && implied < self.position.player_count()
+        {
             let Some(pass) = self.position.forced_pass() else {
                 break;
             };
@@ -330,10 +373,7 @@ impl<G: Game> Engine<G> {
             let played = self.history.pop().expect("implied pass");
             self.position.undo(played.mv, played.undo);
         }
-        Err(EngineError::WrongPlayer {
-            expected: self.position.format_player(self.position.side_to_move()),
-            given: self.position.format_player(player),
-        })
+        Err(self.wrong_player(player))
     }
 
     fn limits(&self, profile: &LevelProfile) -> Limits {
@@ -378,7 +418,10 @@ impl<G: Game> Engine<G> {
         let start = Instant::now();
         // Exact solving near the end, for games with a solver.
         if let Some(distance) = self.position.solver_distance() {
-            if distance <= profile.solve_from && self.settings.depth.is_none() {
+            let reach = profile
+                .solve_from
+                .min(solvable_distance(limits.hard_time, self.settings.threads));
+            if distance <= reach && self.settings.depth.is_none() {
                 let solve_limits = Limits {
                     hard_time: limits.hard_time.map(|hard| hard * 7 / 10),
                     ..limits
@@ -386,9 +429,9 @@ impl<G: Game> Engine<G> {
                 if let Some(iteration) = self.try_solve(multi_pv > 1, solve_limits, start, info) {
                     return Ok((iteration, true));
                 }
-                if self.stop.is_raised() && limits.hard_time.is_none() {
-                    return Err(EngineError::Stopped);
-                }
+                // Out of time (or stopped): the heuristic search answers with what time is left.
+                // A user's stop stays raised, so that search gives its first iteration at once.
+                self.stop.arm();
             }
         }
         let remaining = |time: Option<Duration>| time.map(|t| t.saturating_sub(start.elapsed()));
@@ -615,27 +658,21 @@ impl<G: Game> Session for Engine<G> {
 
     fn legal_moves(&self, player: Option<&str>) -> Result<Vec<String>, EngineError> {
         let player = self.player(player)?;
-        let mut moves = Vec::new();
-        if player == self.position.side_to_move() {
-            self.position.generate_moves(&mut moves);
-        } else if let Some(pass) = self.position.forced_pass() {
-            // The other side's moves after the pass the side to move must make.
-            let mut after = self.position.clone();
-            after.play_unchecked(pass);
-            if after.side_to_move() == player {
-                after.generate_moves(&mut moves);
-                return Ok(moves.iter().map(|&mv| after.format_move(mv)).collect());
+        // Exactly what `play` accepts: the same forced passes on a copy.
+        let mut after = self.position.clone();
+        let mut passes = 0;
+        while after.side_to_move() != player && after.outcome().is_none() {
+            match after.forced_pass() {
+                Some(pass) if passes < after.player_count() => {
+                    after.play_unchecked(pass);
+                    passes += 1;
+                }
+                _ => return Err(self.wrong_player(player)),
             }
-        } else if self.position.outcome().is_none() {
-            return Err(EngineError::WrongPlayer {
-                expected: self.position.format_player(self.position.side_to_move()),
-                given: self.position.format_player(player),
-            });
         }
-        Ok(moves
-            .iter()
-            .map(|&mv| self.position.format_move(mv))
-            .collect())
+        let mut moves = Vec::new();
+        after.generate_moves(&mut moves);
+        Ok(moves.iter().map(|&mv| after.format_move(mv)).collect())
     }
 
     fn forbidden_moves(&self) -> Vec<String> {
@@ -659,6 +696,31 @@ impl<G: Game> Session for Engine<G> {
             .into_iter()
             .map(|(mv, count)| (self.position.format_move(mv), count))
             .collect()
+    }
+
+    fn perft_until_stopped(&self, depth: usize) -> Result<u64, EngineError> {
+        self.stop.arm();
+        crate::perft::perft_until_stopped(&self.position, depth, self.stop.flag())
+            .ok_or(EngineError::Stopped)
+    }
+
+    fn divide_until_stopped(&self, depth: usize) -> Result<Vec<(String, u64)>, EngineError> {
+        self.stop.arm();
+        let mut moves = Vec::new();
+        self.position.generate_moves(&mut moves);
+        let mut lines = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let mut child = self.position.clone();
+            child.play_unchecked(mv);
+            let leaves = crate::perft::perft_until_stopped(
+                &child,
+                depth.saturating_sub(1),
+                self.stop.flag(),
+            )
+            .ok_or(EngineError::Stopped)?;
+            lines.push((self.position.format_move(mv), leaves));
+        }
+        Ok(lines)
     }
 
     fn final_score(&self) -> Result<String, EngineError> {

@@ -303,8 +303,9 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
         }
     }
     /// The result of a finished game as `final_score` reports it. The default is GTP's for two
-    /// players (`B+10`, `W+2`, `0`, from the first letter of each player's name) and the place of
-    /// every seat otherwise (`1:2 2:1 3:3`, player:place).
+    /// players (`B+10`, `W+2`, `0`, from the first letter of each player's name; a win without a
+    /// margin, as in Gomoku, is SGF's `B+`) and the place of every seat otherwise (`1:2 2:1 3:3`,
+    /// player:place).
     fn format_result(&self, outcome: &Outcome) -> String {
         if self.player_count() == 2 {
             return match outcome.winner() {
@@ -312,7 +313,11 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
                 Some(winner) => {
                     let name = self.format_player(winner);
                     let letter = name.chars().next().unwrap_or('?').to_ascii_uppercase();
-                    format!("{letter}+{}", outcome.margin)
+                    if outcome.margin == 0 {
+                        format!("{letter}+")
+                    } else {
+                        format!("{letter}+{}", outcome.margin)
+                    }
                 }
             };
         }

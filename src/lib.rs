@@ -3,10 +3,12 @@
 //! Layers: rules ([`games`], behind the [`game::Game`] trait) → search ([`search`]) → the engine
 //! façade ([`engine`]) → protocol front-ends ([`protocol`]).
 
+pub mod bench;
 pub mod consistency;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod notation;
 pub mod ordering;
 pub mod perft;
 pub mod protocol;

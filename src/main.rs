@@ -46,6 +46,22 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Searches a fixed set of positions per game to a fixed depth: total nodes (a signature of the
+    /// search), time and nodes per second.
+    Bench {
+        /// Search threads (1 gives a deterministic node count).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Search depth for every game, instead of each game's default (13 Reversi, 6 Gomoku and Chinese Checkers).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Only this game.
+        #[arg(long)]
+        game: Option<String>,
+    },
     /// Solves the Reversi positions of an Edax `.obf` file exactly and checks the known scores.
     Solve {
         /// The `.obf` file (e.g. ../shared/data/othello/ffo-40-59.obf).
@@ -160,6 +176,27 @@ fn main() -> Result<()> {
             depth,
             divide,
         }) => perft(&game, size, &options, position.as_deref(), depth, divide),
+        Some(Command::Bench {
+            threads,
+            hash,
+            depth,
+            game,
+        }) => {
+            let game = game
+                .map(|name| {
+                    games::canonical_name(&name)
+                        .map(str::to_string)
+                        .context("unknown game")
+                })
+                .transpose()?;
+            bench(&tabula::bench::BenchSettings {
+                threads,
+                hash_megabytes: hash,
+                depth,
+                game,
+            });
+            Ok(())
+        }
         Some(Command::Solve {
             file,
             first_number,
@@ -307,6 +344,30 @@ fn train(data: &[std::path::PathBuf], out: &std::path::Path, config: &TrainConfi
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+fn bench(settings: &tabula::bench::BenchSettings) {
+    let lines = tabula::bench::run(settings);
+    let (mut nodes, mut seconds) = (0u64, 0f64);
+    for line in &lines {
+        let time = line.elapsed.as_secs_f64();
+        println!(
+            "{:<22} {:>6} {:>9} {:>14} nodes {:>9.3} s {:>12.0} nodes/s",
+            line.label,
+            line.best_move,
+            line.score,
+            line.nodes,
+            time,
+            line.nodes as f64 / time.max(1e-9)
+        );
+        nodes += line.nodes;
+        seconds += time;
+    }
+    println!(
+        "total {nodes} nodes {seconds:.3} s {:.0} nodes/s ({} threads)",
+        nodes as f64 / seconds.max(1e-9),
+        settings.threads
+    );
 }
 
 #[allow(clippy::too_many_arguments)]

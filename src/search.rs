@@ -361,9 +361,10 @@ fn iterate<G: Game>(
                 .limits
                 .soft_time
                 .is_some_and(|soft| shared.start.elapsed() >= soft);
-            // A proven result within the searched depth cannot change with more depth.
+            // A proven result within the searched depth cannot change with more depth, unless
+            // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
-                .is_some_and(|(_, plies)| plies <= depth as usize)
+                .is_some_and(|(margin, plies)| margin == 0 && plies <= depth as usize)
                 && multi_pv == 1;
             if soft_passed || proven || shared.stop.load(Ordering::Relaxed) {
                 break;
@@ -468,16 +469,15 @@ fn search_root<G: Game>(
     let mut exact_scores: Vec<i32> = Vec::with_capacity(multi_pv);
     let mut interrupted = false;
     let mut searched = 0;
-    #[allow(clippy::needless_range_loop)] // `lines[index]` is borrowed mutably only at the end
-    for index in 0..lines.len() {
-        let mv = lines[index].mv;
+    for (index, line) in lines.iter_mut().enumerate() {
+        let mv = line.mv;
         // With multi-PV, a move must beat the weakest of the best lines found so far.
         let floor = if exact_scores.len() >= multi_pv {
             alpha.max(exact_scores[multi_pv - 1])
         } else {
             alpha
         };
-        let value = if index == 0 || exact_scores.len() < multi_pv {
+        let mut search = |worker: &mut Worker<G>, low: i32, high: i32, pv_node: bool| {
             child(
                 worker,
                 root,
@@ -485,37 +485,18 @@ fn search_root<G: Game>(
                 mover,
                 depth - 1,
                 1,
-                floor,
-                beta,
-                true,
+                low,
+                high,
+                pv_node,
                 shared,
             )
+        };
+        let value = if index == 0 || exact_scores.len() < multi_pv {
+            search(worker, floor, beta, true)
         } else {
-            let probe = child(
-                worker,
-                root,
-                mv,
-                mover,
-                depth - 1,
-                1,
-                floor,
-                floor + 1,
-                false,
-                shared,
-            );
+            let probe = search(worker, floor, floor + 1, false);
             if probe > floor && probe < beta && !stopped(worker, shared) {
-                child(
-                    worker,
-                    root,
-                    mv,
-                    mover,
-                    depth - 1,
-                    1,
-                    floor,
-                    beta,
-                    true,
-                    shared,
-                )
+                search(worker, floor, beta, true)
             } else {
                 probe
             }
@@ -525,7 +506,6 @@ fn search_root<G: Game>(
             break;
         }
         searched += 1;
-        let line = &mut lines[index];
         line.score = value;
         line.exact = value > floor && value < beta;
         line.pv.clear();
@@ -717,66 +697,41 @@ fn negamax<G: Game>(
         );
         let mut index = 0;
         while let Some((mv, special)) = picker.next_move() {
-            let value = if index == 0 {
+            let mut search = |worker: &mut Worker<G>, depth: i32, low: i32, high: i32, pv: bool| {
                 child(
                     worker,
                     position,
                     mv,
                     mover,
-                    depth - 1,
+                    depth,
                     ply + 1,
-                    alpha,
-                    beta,
-                    pv_node,
+                    low,
+                    high,
+                    pv,
                     shared,
                 )
+            };
+            let value = if index == 0 {
+                search(worker, depth - 1, alpha, beta, pv_node)
             } else {
-                let reduction =
-                    if !pv_node && !special && depth >= REDUCTION_DEPTH && index >= REDUCTION_MOVES
-                    {
-                        1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
-                    } else {
-                        0
-                    };
-                let mut value = child(
-                    worker,
-                    position,
-                    mv,
-                    mover,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    alpha,
-                    alpha + 1,
-                    false,
-                    shared,
-                );
+                // Once a win is proven, only a full-depth search can prove a bigger one: a reduced
+                // search ending on a heuristic value would wrongly refute the move.
+                let reduction = if !pv_node
+                    && !special
+                    && depth >= REDUCTION_DEPTH
+                    && index >= REDUCTION_MOVES
+                    && alpha < score::WIN_THRESHOLD
+                {
+                    1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
+                } else {
+                    0
+                };
+                let mut value = search(worker, depth - 1 - reduction, alpha, alpha + 1, false);
                 if value > alpha && reduction > 0 {
-                    value = child(
-                        worker,
-                        position,
-                        mv,
-                        mover,
-                        depth - 1,
-                        ply + 1,
-                        alpha,
-                        alpha + 1,
-                        false,
-                        shared,
-                    );
+                    value = search(worker, depth - 1, alpha, alpha + 1, false);
                 }
                 if value > alpha && value < beta && pv_node {
-                    value = child(
-                        worker,
-                        position,
-                        mv,
-                        mover,
-                        depth - 1,
-                        ply + 1,
-                        alpha,
-                        beta,
-                        true,
-                        shared,
-                    );
+                    value = search(worker, depth - 1, alpha, beta, true);
                 }
                 value
             };

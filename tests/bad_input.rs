@@ -2,31 +2,11 @@
 //! was, and nothing panics.
 
 use proptest::prelude::*;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tabula::engine::{Settings, StopSignal};
 use tabula::protocol::gtp::Gtp;
 use tabula::protocol::input::{classify, Input};
-use tabula::protocol::output::Output;
-
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(data);
-        Ok(data.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Buffer {
-    fn take(&self) -> String {
-        String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).expect("replies are UTF-8")
-    }
-}
+use tabula::protocol::output::Captured;
 
 /// `solve` is left out: from an early position it runs until stopped, as it should.
 const WORDS: &[&str] = &[
@@ -150,10 +130,10 @@ proptest! {
 
     #[test]
     fn every_line_gets_one_reply_and_errors_change_nothing(lines in prop::collection::vec(line_strategy(), 1..24)) {
-        let buffer = Buffer::default();
+        let buffer = Captured::default();
         let stop = Arc::new(StopSignal::default());
         let settings = Settings { depth: Some(2), threads: 1, ..Settings::default() };
-        let mut gtp = Gtp::with_settings(settings, stop, Output::new(buffer.clone()));
+        let mut gtp = Gtp::with_settings(settings, stop, buffer.output());
         for raw in lines {
             let before_position = gtp.session().position();
             let before_game = gtp.session().game_name();

@@ -14,9 +14,13 @@ pub struct GameEntry {
     pub name: &'static str,
     /// Other names `set_game` accepts (case-insensitive).
     pub aliases: &'static [&'static str],
-    /// The options it takes, for `list_games`.
+    /// A summary of the options it takes, for documentation (`list_games` prints only names).
     pub options: &'static str,
 }
+
+/// Aliases that also choose an option, as `(alias, key, value)`: `set_game renju` is Gomoku under
+/// the renju rule. An option given with the alias wins.
+pub const ALIAS_OPTIONS: &[(&str, &str, &str)] = &[("renju", "rule", "renju")];
 
 /// Every game, in `list_games` order.
 pub const GAMES: &[GameEntry] = &[
@@ -119,6 +123,14 @@ pub fn new_session(
     settings: Settings,
     stop: Arc<StopSignal>,
 ) -> Result<Box<dyn Session>, EngineError> {
+    let lower = name.to_ascii_lowercase();
+    let mut options = options.to_vec();
+    for &(alias, key, value) in ALIAS_OPTIONS {
+        if lower == alias && !options.iter().any(|(given, _)| given == key) {
+            options.insert(0, (key.to_string(), value.to_string()));
+        }
+    }
+    let options = options.as_slice();
     match canonical_name(name) {
         Some("reversi") => reversi_session(options, settings, stop),
         Some("gomoku") => {

@@ -341,6 +341,7 @@ fn set_position(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandErro
 }
 
 /// Deeper perft runs for a long time; the protocol refuses it (the `perft` subcommand does not).
+/// Below the cap a count can still take hours (Gomoku from depth 5), so `stop` ends it.
 const MAX_PROTOCOL_PERFT: usize = 20;
 
 fn perft(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
@@ -352,9 +353,9 @@ fn perft(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
         ));
     }
     match arguments.get(1) {
-        None => Ok(gtp.session.perft(depth).to_string()),
+        None => Ok(gtp.session.perft_until_stopped(depth)?.to_string()),
         Some(&"divide") => {
-            let lines = gtp.session.divide(depth);
+            let lines = gtp.session.divide_until_stopped(depth)?;
             let total: u64 = lines.iter().map(|(_, count)| count).sum();
             let mut text: Vec<String> = lines
                 .into_iter()

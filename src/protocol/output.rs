@@ -67,32 +67,56 @@ impl Output {
     }
 }
 
+/// Protocol output kept in memory, for embedding the engine and for tests.
+#[derive(Clone, Default)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// An output that writes here.
+    pub fn output(&self) -> Output {
+        Output::new(self.clone())
+    }
+
+    /// Everything written since the last call.
+    pub fn take(&self) -> String {
+        let mut bytes = match self.0.lock() {
+            Ok(bytes) => bytes,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        String::from_utf8_lossy(&std::mem::take(&mut *bytes)).into_owned()
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        match self.0.lock() {
+            Ok(mut bytes) => bytes.extend_from_slice(data),
+            Err(poisoned) => poisoned.into_inner().extend_from_slice(data),
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Buffer {
-        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(data);
-            Ok(data.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     #[test]
     fn replies_are_framed() {
-        let buffer = Buffer::default();
-        let output = Output::new(buffer.clone());
+        let captured = Captured::default();
+        let output = captured.output();
         output.reply(Some("3"), Ok("d3".into()));
         output.reply(None, Ok(String::new()));
         output.reply(None, Err("bad".into()));
         output.reply(Some("4"), Ok("\nrow 1\n\nrow 2".into()));
-        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
-        assert_eq!(text, "=3 d3\n\n=\n\n? bad\n\n=4\nrow 1\nrow 2\n\n");
+        assert_eq!(
+            captured.take(),
+            "=3 d3\n\n=\n\n? bad\n\n=4\nrow 1\nrow 2\n\n"
+        );
+        assert_eq!(captured.take(), "");
     }
 }

@@ -1,6 +1,6 @@
 //! Chinese Checkers (Sternhalma) for 2, 3, 4 or 6 players on the 121-hole star.
 //!
-//! Rules, as documented for users in `docs/chinese-checkers.md`:
+//! Rules, as documented for users in `protocol.md` (section "Chinese Checkers"):
 //! - A move is a step to an adjacent empty hole, or a chain of one or more hops over single pieces
 //!   of any colour (standard hops over an adjacent piece, or symmetric long jumps with `jumps=long`).
 //!   The piece is lifted from its origin for the whole chain, lands on no hole twice and never ends
@@ -466,23 +466,18 @@ impl ChineseCheckers {
         total
     }
 
-    /// Reads a move given as a hop path `a-b-c...` and checks the path on the board.
+    /// Reads a move given as a hop path `a-b-c...` and checks the chain of hops on the board.
+    ///
+    /// Whose piece stands on the origin is left to the legality check of the move: the engine
+    /// reads a move before it plays the forced passes that bring the named player to move.
     fn path_move(&self, text: &str, path: &[usize]) -> Result<ChineseCheckersMove, GameError> {
-        let illegal = |reason: String| GameError::IllegalMove {
-            mv: text.to_string(),
-            reason,
-        };
-        let from = path[0];
-        if self.state.pieces[self.state.side as usize] & bit(from) == 0 {
-            return Err(illegal(format!(
-                "hole {} holds no piece of the side to move",
-                from + 1
-            )));
-        }
         if !moves::is_hop_path(path, self.state.occupied, self.variant.jumps) {
-            return Err(illegal("the path is not a chain of legal hops".to_string()));
+            return Err(GameError::IllegalMove {
+                mv: text.to_string(),
+                reason: "the path is not a chain of legal hops".to_string(),
+            });
         }
-        Ok(ChineseCheckersMove::new(from, path[path.len() - 1]))
+        Ok(ChineseCheckersMove::new(path[0], path[path.len() - 1]))
     }
 }
 

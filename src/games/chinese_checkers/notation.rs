@@ -73,17 +73,8 @@ pub struct ParsedPosition {
 /// a bad `finished=` list.
 pub fn read_position(text: &str, players: usize) -> Result<ParsedPosition, GameError> {
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let mut fields = text.split_whitespace();
-    let board = fields
-        .next()
-        .ok_or_else(|| invalid("empty position".to_string()))?;
-    let side_text = fields
-        .next()
-        .ok_or_else(|| invalid("missing the player to move".to_string()))?;
-    let finished_text = fields.next();
-    if fields.next().is_some() {
-        return Err(invalid("extra text after the position".to_string()));
-    }
+    let fields = crate::notation::position_fields(text, "player", 1)?;
+    let (board, side_text, finished_text) = (fields[0], fields[1], fields.get(2).copied());
     if board.chars().count() != HOLES {
         return Err(invalid(format!(
             "expected {HOLES} holes, found {}",

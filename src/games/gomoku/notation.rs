@@ -110,16 +110,8 @@ pub fn parse_move_sequence(text: &str, size: usize) -> Result<Vec<GomokuMove>, G
 /// [`GameError::InvalidPosition`] when the rows, cells or side do not fit a `size`x`size` board.
 pub fn parse_board(text: &str, size: usize) -> Result<(Vec<u8>, Player), GameError> {
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let mut parts = text.split_whitespace();
-    let board = parts
-        .next()
-        .ok_or_else(|| invalid("empty position".into()))?;
-    let side_text = parts
-        .next()
-        .ok_or_else(|| invalid("missing the side to move after the board".into()))?;
-    if parts.next().is_some() {
-        return Err(invalid("extra text after the side to move".into()));
-    }
+    let fields = crate::notation::position_fields(text, "side", 0)?;
+    let (board, side_text) = (fields[0], fields[1]);
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != size {
         return Err(invalid(format!(

@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 const SHALLOW_EMPTIES: u32 = 6;
 /// Nodes with at least this many empties use the transposition table.
 const TABLE_EMPTIES: u32 = 9;
+/// Nodes with at least this many empties try enhanced transposition cut-offs.
+const ETC_EMPTIES: u32 = 14;
 /// Nodes with at least this many empties sort moves by a shallow evaluation search.
 const EVALUATION_SORT_EMPTIES: u32 = 15;
 /// Nodes with at least this many empties may search their moves in parallel.
@@ -43,6 +45,8 @@ const STABILITY_THRESHOLD: [i32; 61] = {
     }
     thresholds
 };
+/// Half-width of the root's first aspiration window, in discs (odd: scores are even).
+const ASPIRATION: i32 = 5;
 /// Key mixed into table keys so that exact scores never meet midgame evaluations.
 const SOLVER_KEY: u64 = crate::zobrist::key(5, 1);
 /// The stop flag and clock are checked every this many nodes.
@@ -150,11 +154,11 @@ impl<'a> Solver<'a> {
     fn last_one(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
         self.count_node();
         let discs = player.count_ones() as i32;
-        let flipped = bitboard::flips(square, player, opponent).count_ones() as i32;
+        let flipped = bitboard::last_flip_count(square, player) as i32;
         if flipped > 0 {
             return 2 * (discs + flipped + 1) - 64;
         }
-        let flipped = bitboard::flips(square, opponent, player).count_ones() as i32;
+        let flipped = bitboard::last_flip_count(square, opponent) as i32;
         if flipped > 0 {
             return 2 * (discs - flipped) - 64;
         }
@@ -382,6 +386,11 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        if empties >= ETC_EMPTIES {
+            if let Some(score) = self.enhanced_cutoff(player, opponent, moves, beta, empties) {
+                return score;
+            }
+        }
         let mut list = MoveList::new(player, opponent, moves, table_move, empties, self);
         if self.shared.parallel && empties >= SPLIT_EMPTIES && list.len > 1 {
             let best = self.split(player, opponent, alpha, empties, &mut list);
@@ -421,6 +430,34 @@ impl<'a> Solver<'a> {
         best
     }
 
+    /// Enhanced transposition cut-off: a child whose stored upper bound already refutes the
+    /// opponent proves the cut-off without a search.
+    fn enhanced_cutoff(
+        &self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        beta: i32,
+        empties: u32,
+    ) -> Option<i32> {
+        let mut remaining = moves;
+        while remaining != 0 {
+            let square = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            let flipped = bitboard::flips(square, player, opponent);
+            let key = table_key(opponent ^ flipped, player ^ flipped ^ bit(square));
+            if let Some(entry) = self.shared.table.probe(key) {
+                if entry.depth as u32 >= empties - 1
+                    && entry.bound != Bound::Lower
+                    && -entry.score >= beta
+                {
+                    return Some(-entry.score);
+                }
+            }
+        }
+        None
+    }
+
     /// Young-brothers-wait split: the first move alone, then the rest in parallel.
     fn split(
         &mut self,
@@ -451,13 +488,13 @@ impl<'a> Solver<'a> {
         };
         let shared = self.shared;
         let squares = &list.squares[1..list.len];
-        rayon::scope(|scope| {
+        rayon::scope_fifo(|scope| {
             for &square in squares {
                 let abort = &abort;
                 let best = &best;
                 let best_square = &best_square;
                 let cut = &cut;
-                scope.spawn(move |_| {
+                scope.spawn_fifo(move |_| {
                     if abort.raised() || shared.stop.load(Ordering::Relaxed) {
                         return;
                     }
@@ -892,41 +929,104 @@ impl Solver<'_> {
             .and_then(|entry| entry.move_code)
             .map(|code| code as usize);
         let list = MoveList::new(player, opponent, moves, table_move, empties, self);
-        let mut scored: Vec<(ReversiMove, i32)> = Vec::with_capacity(list.len);
+        if all_moves {
+            let mut scored: Vec<(ReversiMove, i32)> = Vec::with_capacity(list.len);
+            for &square in &list.squares[..list.len] {
+                let square = square as usize;
+                let flipped = bitboard::flips(square, player, opponent);
+                let score = -self.exact(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    -64,
+                    64,
+                    empties - 1,
+                );
+                if self.interrupted() {
+                    return Vec::new();
+                }
+                scored.push((ReversiMove(square as u16), score));
+            }
+            scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+            return scored;
+        }
+        // Aspiration: final scores are even, so odd bounds around an estimate leave the
+        // estimate's neighbourhood exact; a failure widens the window on that side.
+        let guess = self.estimate(player, opponent, empties);
+        let (mut low, mut high) = ((guess - ASPIRATION).max(-65), (guess + ASPIRATION).min(65));
+        loop {
+            let (best, square) = self.root_window(player, opponent, &list, low, high, empties);
+            if self.interrupted() {
+                return Vec::new();
+            }
+            if best <= low && low > -65 {
+                high = best + 1;
+                low = (best - 2 * ASPIRATION).max(-65);
+            } else if best >= high && high < 65 {
+                low = best - 1;
+                high = (best + 2 * ASPIRATION).min(65);
+            } else {
+                let square = square.expect("a root with moves has a best move");
+                self.store(key, best, Some(square), -65, 65, empties);
+                return vec![(ReversiMove(square as u16), best)];
+            }
+        }
+    }
+
+    /// A principal-variation search of the root within `(low, high)`: fail-soft.
+    fn root_window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &MoveList,
+        low: i32,
+        high: i32,
+        empties: u32,
+    ) -> (i32, Option<usize>) {
+        let mut alpha = low;
         let mut best = -65;
         let mut best_square = None;
-        for index in 0..list.len {
-            let square = list.squares[index] as usize;
+        for (index, &square) in list.squares[..list.len].iter().enumerate() {
+            let square = square as usize;
             let flipped = bitboard::flips(square, player, opponent);
             let (next_player, next_opponent) = (opponent ^ flipped, player ^ flipped ^ bit(square));
-            let score = if all_moves || index == 0 {
-                -self.exact(next_player, next_opponent, -64, 64, empties - 1)
+            let score = if index == 0 {
+                -self.exact(next_player, next_opponent, -high, -alpha, empties - 1)
             } else {
-                let probe = -self.scout(next_player, next_opponent, -best - 1, empties - 1);
-                if probe > best && !self.interrupted() {
-                    -self.exact(next_player, next_opponent, -64, -best, empties - 1)
+                let probe = -self.scout(next_player, next_opponent, -alpha - 1, empties - 1);
+                if probe > alpha && probe < high && !self.interrupted() {
+                    -self.exact(
+                        next_player,
+                        next_opponent,
+                        -high,
+                        -probe.max(alpha),
+                        empties - 1,
+                    )
                 } else {
                     probe
                 }
             };
             if self.interrupted() {
-                return scored;
+                return (best, best_square);
             }
             if score > best {
                 best = score;
                 best_square = Some(square);
-            }
-            if all_moves {
-                scored.push((ReversiMove(square as u16), score));
+                if score > alpha {
+                    alpha = score;
+                    if score >= high {
+                        break;
+                    }
+                }
             }
         }
-        if all_moves {
-            scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-        } else if let Some(square) = best_square {
-            self.store(key, best, Some(square), -65, 65, empties);
-            scored.push((ReversiMove(square as u16), best));
-        }
-        scored
+        (best, best_square)
+    }
+
+    /// An even estimate of the final score from a shallow evaluation search.
+    fn estimate(&mut self, player: u64, opponent: u64, empties: u32) -> i32 {
+        let depth = (empties / 4).clamp(1, 6);
+        let value = evaluation_search(player, opponent, depth, self) / evaluation::DISC;
+        (value.clamp(-64, 64) / 2) * 2
     }
 }
 

@@ -166,18 +166,31 @@ impl Default for Reversi {
 
 /// Perft with bulk counting at the last ply; a pass uses a ply and a finished game is one leaf.
 pub fn perft(player: u64, opponent: u64, depth: usize) -> u64 {
-    let moves = bitboard::moves(player, opponent);
-    if depth <= 1 {
-        if depth == 0 || moves == 0 {
-            return 1;
+    match depth {
+        0 => 1,
+        1 => {
+            let moves = bitboard::moves(player, opponent);
+            moves.count_ones() as u64 + (moves == 0) as u64
         }
-        return moves.count_ones() as u64;
+        _ => perft_from_two(player, opponent, depth),
     }
+}
+
+/// [`perft`] for `depth >= 2`: the last two plies are counted by [`bitboard::count_replies`].
+fn perft_from_two(player: u64, opponent: u64, depth: usize) -> u64 {
+    let moves = bitboard::moves(player, opponent);
     if moves == 0 {
-        if !bitboard::can_move(opponent, player) {
+        let replies = bitboard::moves(opponent, player);
+        if replies == 0 {
             return 1;
         }
-        return perft(opponent, player, depth - 1);
+        if depth == 2 {
+            return replies.count_ones() as u64;
+        }
+        return perft_from_two(opponent, player, depth - 1);
+    }
+    if depth == 2 {
+        return bitboard::count_replies(player, opponent, moves);
     }
     let mut total = 0;
     let mut remaining = moves;
@@ -185,7 +198,7 @@ pub fn perft(player: u64, opponent: u64, depth: usize) -> u64 {
         let square = remaining.trailing_zeros() as usize;
         remaining &= remaining - 1;
         let flipped = bitboard::flips(square, player, opponent);
-        total += perft(
+        total += perft_from_two(
             opponent ^ flipped,
             player ^ flipped ^ bit(square),
             depth - 1,

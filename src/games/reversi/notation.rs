@@ -75,16 +75,8 @@ pub fn outcome_from_score(side: Player, score: i32) -> Outcome {
 pub fn read_position(text: &str, size: usize) -> Result<(Vec<u8>, Player), GameError> {
     let text = text.split(';').next().unwrap_or("").trim();
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let mut parts = text.split_whitespace();
-    let board = parts
-        .next()
-        .ok_or_else(|| invalid("empty position".into()))?;
-    let side_text = parts
-        .next()
-        .ok_or_else(|| invalid("missing the side to move".into()))?;
-    if parts.next().is_some() {
-        return Err(invalid("extra text after the side to move".into()));
-    }
+    let fields = crate::notation::position_fields(text, "side", 0)?;
+    let (board, side_text) = (fields[0], fields[1]);
     let squares = size * size;
     if board.chars().count() != squares {
         return Err(invalid(format!(
