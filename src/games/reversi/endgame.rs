@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 /// Nodes with at most this many empties use the parity-ordered shallow search.
 const SHALLOW_EMPTIES: u32 = 6;
 /// Nodes with at least this many empties use the transposition table.
-const TABLE_EMPTIES: u32 = 9;
+const TABLE_EMPTIES: u32 = 10;
 /// Nodes with at least this many empties try enhanced transposition cut-offs.
 const ETC_EMPTIES: u32 = 14;
 /// Nodes with at least this many empties sort moves by a shallow evaluation search.
