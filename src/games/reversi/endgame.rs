@@ -1166,3 +1166,67 @@ fn principal_variation(
     }
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::obf;
+    use std::time::Instant;
+
+    /// Every position within two plies of `player`/`opponent` (both colours to move).
+    fn neighbourhood(player: u64, opponent: u64) -> Vec<(u64, u64)> {
+        let mut found = vec![(player, opponent)];
+        for _ in 0..2 {
+            let mut next = Vec::new();
+            for &(player, opponent) in &found {
+                let mut moves = bitboard::moves(player, opponent);
+                while moves != 0 {
+                    let square = moves.trailing_zeros() as usize;
+                    moves &= moves - 1;
+                    let flipped = bitboard::flips(square, player, opponent);
+                    next.push((opponent ^ flipped, player ^ flipped ^ bit(square)));
+                }
+            }
+            found.extend(next);
+        }
+        found
+    }
+
+    #[test]
+    fn selective_entries_never_decide_the_exact_score() {
+        // FForum #26 (20 empties, so the selective pass runs). Fill the table around the root with
+        // false "exact" selective results: the exact pass may take moves from the table, but its
+        // scores must come from its own proof.
+        let entries =
+            obf::parse_file(include_str!("../../../tests/data/fforum-20-39.obf")).unwrap();
+        let entry = &entries[6];
+        let position = &entry.position;
+        assert!(position.empties() >= SELECTIVE_EMPTIES);
+        let table = TranspositionTable::new(16);
+        for (player, opponent) in neighbourhood(position.player, position.opponent) {
+            let empties = 64 - (player | opponent).count_ones();
+            for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+                let lie = if bound == Bound::Upper { -64 } else { 64 };
+                table.store(
+                    table_key(player, opponent),
+                    None,
+                    lie,
+                    SELECTIVE_MARK,
+                    empties as u8,
+                    bound,
+                );
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let request = SolveRequest {
+            stop: &stop,
+            threads: 1,
+            start: Instant::now(),
+            hard_time: None,
+            all_moves: false,
+            table: &table,
+        };
+        let solution = solve(position, &request).expect("a position in play solves");
+        assert_eq!(Some(solution.moves[0].1), entry.best_score());
+    }
+}
