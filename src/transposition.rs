@@ -68,9 +68,69 @@ struct Bucket {
 
 /// The shared, lock-free transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: AtomicU8,
 }
+
+/// The bucket array. Probes land at random, so with 4 KiB pages nearly every probe of a large
+/// table also misses the TLB: tables of 2 MiB and more are aligned to 2 MiB and, on Linux, asked
+/// for transparent huge pages (`madvise`; the kernel may refuse, which only costs speed).
+struct Buckets {
+    pointer: std::ptr::NonNull<Bucket>,
+    count: usize,
+}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Buckets {
+    fn new(count: usize) -> Buckets {
+        let layout = Buckets::layout(count);
+        // Safety: the layout's size is at least one bucket.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let Some(pointer) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        if layout.align() == HUGE_PAGE {
+            // Safety: advice about memory this allocation owns; it changes no contents.
+            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        }
+        // Safety: the allocation is `layout.size()` bytes long, and all-zero words are empty
+        // slots. Writing them also faults the pages in, after the advice.
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        Buckets { pointer, count }
+    }
+
+    fn layout(count: usize) -> std::alloc::Layout {
+        let size = count * std::mem::size_of::<Bucket>();
+        let align = if size >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        std::alloc::Layout::from_size_align(size, align).expect("the table size fits in memory")
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // Safety: `pointer` holds `count` initialised buckets until drop.
+        unsafe { std::slice::from_raw_parts(self.pointer.as_ptr(), self.count) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // Safety: allocated in `new` with this same layout.
+        unsafe { std::alloc::dealloc(self.pointer.as_ptr().cast(), Buckets::layout(self.count)) };
+    }
+}
+
+// Safety: buckets hold only atomics, which threads may share and send.
+unsafe impl Send for Buckets {}
+unsafe impl Sync for Buckets {}
 
 const GENERATION_MASK: u64 = 0x1F;
 const MEGABYTE: usize = 1 << 20;
@@ -79,10 +139,8 @@ impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes * MEGABYTE / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
         TranspositionTable {
-            buckets,
+            buckets: Buckets::new(count),
             generation: AtomicU8::new(0),
         }
     }
@@ -94,7 +152,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 slot.check.store(0, Ordering::Relaxed);
                 slot.data.store(0, Ordering::Relaxed);
