@@ -38,6 +38,29 @@ pub fn can_move(player: u64, opponent: u64) -> bool {
     moves(player, opponent) != 0
 }
 
+/// The squares of `mask`, lowest first.
+#[inline]
+pub fn squares(mask: u64) -> Squares {
+    Squares(mask)
+}
+
+/// Iterator over the squares of a mask (see [`squares`]).
+pub struct Squares(u64);
+
+impl Iterator for Squares {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let square = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(square)
+    }
+}
+
 /// The opponent discs that a move by `player` on the empty `square` (below 64) flips; 0 when the
 /// move is illegal.
 #[inline]
@@ -156,11 +179,9 @@ mod scalar {
     }
 
     #[inline]
-    pub fn count_replies(player: u64, opponent: u64, mut moves: u64) -> u64 {
+    pub fn count_replies(player: u64, opponent: u64, moves: u64) -> u64 {
         let mut total = 0;
-        while moves != 0 {
-            let square = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
+        for square in super::squares(moves) {
             let flipped = flips(square, player, opponent);
             let replies = self::moves(opponent ^ flipped, player ^ flipped ^ bit(square));
             total += replies.count_ones() as u64 + (replies == 0) as u64;

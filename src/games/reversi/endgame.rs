@@ -374,10 +374,7 @@ impl<'a> Solver<'a> {
             moves & !odd & CORNERS,
             moves & !odd & !CORNERS,
         ] {
-            let mut remaining = mask;
-            while remaining != 0 {
-                let square = remaining.trailing_zeros() as usize;
-                remaining &= remaining - 1;
+            for square in bitboard::squares(mask) {
                 let flipped = bitboard::flips(square, player, opponent);
                 let score = -self.shallow(
                     opponent ^ flipped,
@@ -495,10 +492,7 @@ impl<'a> Solver<'a> {
         beta: i32,
         empties: u32,
     ) -> Option<i32> {
-        let mut remaining = moves;
-        while remaining != 0 {
-            let square = remaining.trailing_zeros() as usize;
-            remaining &= remaining - 1;
+        for square in bitboard::squares(moves) {
             let flipped = bitboard::flips(square, player, opponent);
             let key = table_key(opponent ^ flipped, player ^ flipped ^ bit(square));
             if let Some(entry) = self.shared.table.probe(key) {
@@ -619,7 +613,7 @@ impl<'a> Solver<'a> {
         &mut self,
         player: u64,
         opponent: u64,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         empties: u32,
     ) -> (i32, Option<usize>) {
@@ -649,44 +643,11 @@ impl<'a> Solver<'a> {
             .and_then(|entry| entry.move_code)
             .map(|code| code as usize);
         let list = MoveList::new(player, opponent, moves, table_move, empties, self);
-        let original_alpha = alpha;
-        let mut best = -65;
-        let mut best_square = None;
-        for index in 0..list.len {
-            let square = list.squares[index] as usize;
-            let flipped = bitboard::flips(square, player, opponent);
-            let (next_player, next_opponent) = (opponent ^ flipped, player ^ flipped ^ bit(square));
-            let score = if index == 0 {
-                -self.exact(next_player, next_opponent, -beta, -alpha, empties - 1)
-            } else {
-                let probe = -self.scout(next_player, next_opponent, -alpha - 1, empties - 1);
-                if probe > alpha && probe < beta && !self.interrupted() {
-                    -self.exact(
-                        next_player,
-                        next_opponent,
-                        -beta,
-                        -probe.max(alpha),
-                        empties - 1,
-                    )
-                } else {
-                    probe
-                }
-            };
-            if self.interrupted() {
-                return (0, None);
-            }
-            if score > best {
-                best = score;
-                best_square = Some(square);
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
+        let (best, best_square) = self.search_moves(player, opponent, &list, alpha, beta, empties);
+        if self.interrupted() {
+            return (0, None);
         }
-        self.store(key, best, best_square, original_alpha, beta, empties);
+        self.store(key, best, best_square, alpha, beta, empties);
         (best, best_square)
     }
 
@@ -784,10 +745,7 @@ impl MoveList {
         let mut values = [0i32; 32];
         let mut len = 0;
         let odd = odd_quadrants(!(player | opponent));
-        let mut remaining = moves;
-        while remaining != 0 {
-            let square = remaining.trailing_zeros() as usize;
-            remaining &= remaining - 1;
+        for square in bitboard::squares(moves) {
             let flipped = bitboard::flips(square, player, opponent);
             let next_player = opponent ^ flipped;
             let next_opponent = player ^ flipped ^ bit(square);
@@ -893,10 +851,7 @@ fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver
             return final_score(player, opponent) * evaluation::DISC;
         }
         let mut best = -crate::score::INFINITY;
-        let mut remaining = moves;
-        while remaining != 0 {
-            let square = remaining.trailing_zeros() as usize;
-            remaining &= remaining - 1;
+        for square in bitboard::squares(moves) {
             let flipped = bitboard::flips(square, player, opponent);
             let score = -search(
                 opponent ^ flipped,
@@ -1060,7 +1015,7 @@ impl Solver<'_> {
     ) -> Option<(i32, usize)> {
         let (mut low, mut high) = ((guess - ASPIRATION).max(-65), (guess + ASPIRATION).min(65));
         loop {
-            let (best, square) = self.root_window(player, opponent, list, low, high, empties);
+            let (best, square) = self.search_moves(player, opponent, list, low, high, empties);
             if self.interrupted() {
                 return None;
             }
@@ -1076,8 +1031,10 @@ impl Solver<'_> {
         }
     }
 
-    /// A principal-variation search of the root within `(low, high)`: fail-soft.
-    fn root_window(
+    /// Principal-variation search of the moves of `list` within `(low, high)`: the first move with
+    /// the whole window, the others with a null window first. Fail-soft; the result means nothing
+    /// once the solve is interrupted.
+    fn search_moves(
         &mut self,
         player: u64,
         opponent: u64,
@@ -1179,10 +1136,7 @@ mod tests {
         for _ in 0..2 {
             let mut next = Vec::new();
             for &(player, opponent) in &found {
-                let mut moves = bitboard::moves(player, opponent);
-                while moves != 0 {
-                    let square = moves.trailing_zeros() as usize;
-                    moves &= moves - 1;
+                for square in bitboard::squares(bitboard::moves(player, opponent)) {
                     let flipped = bitboard::flips(square, player, opponent);
                     next.push((opponent ^ flipped, player ^ flipped ^ bit(square)));
                 }

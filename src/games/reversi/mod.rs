@@ -193,10 +193,7 @@ fn perft_from_two(player: u64, opponent: u64, depth: usize) -> u64 {
         return bitboard::count_replies(player, opponent, moves);
     }
     let mut total = 0;
-    let mut remaining = moves;
-    while remaining != 0 {
-        let square = remaining.trailing_zeros() as usize;
-        remaining &= remaining - 1;
+    for square in bitboard::squares(moves) {
         let flipped = bitboard::flips(square, player, opponent);
         total += perft_from_two(
             opponent ^ flipped,
