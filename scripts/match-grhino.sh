@@ -33,22 +33,6 @@ if [ -z "$RHINO" ]; then
     RHINO=/usr/games/gtp-rhino
 fi
 
-cargo build --release
-TABULA=${CARGO_TARGET_DIR:-target}/release/tabula
-
-mkdir -p "$OUT"
-echo "load before the match: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" | tee "$OUT/summary.txt"
-# Sample the machine load every 30 s while the match runs.
-(while sleep 30; do echo "$(date +%T) $(cut -d' ' -f1-3 /proc/loadavg)"; done) > "$OUT/load.txt" &
-SAMPLER=$!
-trap 'kill "$SAMPLER" 2>/dev/null || true' EXIT
-python3 scripts/gtp_match.py \
-    --arbiter "$TABULA" \
-    --engine1 "$TABULA" --name1 tabula \
-    --setup1 "set_option threads 1" --setup1 "set_option level $LEVEL" \
-    --setup1 "set_option movetime $MOVETIME" --movetime1 "$MOVETIME" \
-    --engine2 "$RHINO $RHINO_ARGS" --name2 gtp-rhino --timeout2 "$RHINO_TIMEOUT" \
-    --games "$GAMES" --log-dir "$OUT/logs" --jsonl "$OUT/games.jsonl" "$@" | tee -a "$OUT/summary.txt"
-echo "load after the match: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/summary.txt"
-awk '{ sum += $2; n++; if ($2 > max) max = $2 } END { if (n) printf "1-minute load during the match: mean %.2f, max %.2f over %d samples\n", sum / n, max, n }' \
-    "$OUT/load.txt" | tee -a "$OUT/summary.txt"
+source scripts/match-common.sh
+run_match \
+    --engine2 "$RHINO $RHINO_ARGS" --name2 gtp-rhino --timeout2 "$RHINO_TIMEOUT" "$@"
