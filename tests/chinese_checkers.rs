@@ -6,13 +6,15 @@
 //! cell array. Perft counts of the engine and of the model must agree for every player count and
 //! both jump rules, from the start and from positions reached by random and greedy play.
 
+mod star;
+
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeSet, HashMap};
 use tabula::game::{Game, Player};
 use tabula::games::chinese_checkers::ChineseCheckers;
 
-type Cube = (i32, i32, i32);
+use star::Cube;
 
 const DIRECTIONS: [Cube; 6] = [
     (1, -1, 0),
@@ -32,45 +34,13 @@ struct Star {
 
 impl Star {
     fn new() -> Star {
-        let mut holes = Vec::new();
-        for q in -8..=8 {
-            for r in -8..=8 {
-                let s = -q - r;
-                let pointing_down = q >= -4 && r >= -4 && s >= -4;
-                let pointing_up = q <= 4 && r <= 4 && s <= 4;
-                if pointing_down || pointing_up {
-                    holes.push((q, r, s));
-                }
-            }
-        }
-        // Rows run along r from the top; within a row, q grows to the right.
-        holes.sort_by_key(|&(q, r, _)| (r, q));
-        let mut lengths = Vec::new();
-        for r in -8..=8 {
-            lengths.push(holes.iter().filter(|hole| hole.1 == r).count());
-        }
-        assert_eq!(
-            lengths,
-            [1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1]
-        );
+        let holes = star::holes();
         let index = holes
             .iter()
             .enumerate()
             .map(|(i, &hole)| (hole, i))
             .collect();
-        // Camps clockwise from the top: the six star points beyond the hexagon |q|,|r|,|s| <= 4.
-        let camps = holes
-            .iter()
-            .map(|&(q, r, s)| match () {
-                _ if r < -4 => 1,
-                _ if q > 4 => 2,
-                _ if s < -4 => 3,
-                _ if r > 4 => 4,
-                _ if q < -4 => 5,
-                _ if s > 4 => 6,
-                _ => 0,
-            })
-            .collect();
+        let camps = holes.iter().map(|&hole| star::camp(hole)).collect();
         Star {
             holes,
             index,

@@ -6,40 +6,12 @@
 //! distance ranking of a game cut short. `final_score` must agree with it.
 
 mod common;
+mod star;
 
 use common::Engine;
+use star::{camp, holes};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-
-/// Cube coordinates of the 121 holes in hole order (hole number = index + 1): rows from the top
-/// (`r`), left to right within a row (`q`).
-fn holes() -> Vec<(i32, i32, i32)> {
-    let mut holes = Vec::new();
-    for q in -8..=8 {
-        for r in -8..=8 {
-            let s = -q - r;
-            if (q >= -4 && r >= -4 && s >= -4) || (q <= 4 && r <= 4 && s <= 4) {
-                holes.push((q, r, s));
-            }
-        }
-    }
-    holes.sort_by_key(|&(q, r, _)| (r, q));
-    assert_eq!(holes.len(), 121);
-    holes
-}
-
-/// The camp (1..6 clockwise from the top, 0 for the centre) of a hole.
-fn camp((q, r, s): (i32, i32, i32)) -> usize {
-    match () {
-        _ if r < -4 => 1,
-        _ if q > 4 => 2,
-        _ if s < -4 => 3,
-        _ if r > 4 => 4,
-        _ if q < -4 => 5,
-        _ if s > 4 => 6,
-        _ => 0,
-    }
-}
 
 /// Rows from a hole to the tip of camp `goal`, along the axis through that camp.
 fn distance((q, r, s): (i32, i32, i32), goal: usize) -> i32 {
