@@ -132,27 +132,8 @@ enum Command {
         /// The weight file to write (e.g. data/reversi-patterns.bin).
         #[arg(long)]
         out: std::path::PathBuf,
-        /// Conjugate-gradient iterations per phase.
-        #[arg(long, default_value_t = 200)]
-        iterations: usize,
-        /// Ridge penalty per weight (in positions).
-        #[arg(long, default_value_t = 8.0)]
-        l2: f64,
-        /// Percentage of games held out for validation.
-        #[arg(long, default_value_t = 10)]
-        validation_percent: u64,
-        /// Seed of the validation split.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// A phase also trains on positions this many empties beyond its range.
-        #[arg(long, default_value_t = 2)]
-        overlap: u32,
-        /// Threads (phases train in parallel unless chained).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Pull each phase's weights towards the previous phase's instead of towards 0.
-        #[arg(long)]
-        chain: bool,
+        #[command(flatten)]
+        config: TrainConfig,
     },
 }
 
@@ -236,28 +217,7 @@ fn main() -> Result<()> {
             };
             selfplay(&config, &out)
         }
-        Some(Command::ReversiTrain {
-            data,
-            out,
-            iterations,
-            l2,
-            validation_percent,
-            seed,
-            overlap,
-            threads,
-            chain,
-        }) => {
-            let config = TrainConfig {
-                iterations,
-                l2,
-                validation_percent,
-                seed,
-                overlap,
-                threads,
-                chain,
-            };
-            train(&data, &out, &config)
-        }
+        Some(Command::ReversiTrain { data, out, config }) => train(&data, &out, &config),
     }
 }
 

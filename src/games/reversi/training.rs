@@ -17,24 +17,32 @@ use crate::zobrist::mix;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-/// How to train.
-#[derive(Clone, Debug)]
+/// How to train. Also the options of `tabula reversi-train`, with [`TrainConfig::default`]'s values
+/// as their defaults.
+#[derive(Clone, Debug, clap::Args)]
 pub struct TrainConfig {
     /// Conjugate-gradient iterations per phase.
+    #[arg(long, default_value_t = TrainConfig::default().iterations)]
     pub iterations: usize,
-    /// Ridge penalty `λ` per weight, in squared evaluation units per position: a weight needs
-    /// about this many positions before the data outweighs the pull towards 0.
+    /// Ridge penalty per weight, in squared evaluation units per position: a weight needs about
+    /// this many positions before the data outweighs the pull towards 0.
+    #[arg(long, default_value_t = TrainConfig::default().l2)]
     pub l2: f64,
     /// Percentage of games held out for validation.
+    #[arg(long, default_value_t = TrainConfig::default().validation_percent)]
     pub validation_percent: u64,
     /// Seed of the validation split.
+    #[arg(long, default_value_t = TrainConfig::default().seed)]
     pub seed: u64,
     /// A phase also trains on positions this many empties beyond its range.
+    #[arg(long, default_value_t = TrainConfig::default().overlap)]
     pub overlap: u32,
     /// Threads (phases train in parallel unless chained).
+    #[arg(long, default_value_t = TrainConfig::default().threads)]
     pub threads: usize,
     /// Chain the phases: each phase's weights are pulled towards those of the phase before it
     /// (one empty square fewer) instead of towards 0, and phases train one after the other.
+    #[arg(long)]
     pub chain: bool,
 }
 
