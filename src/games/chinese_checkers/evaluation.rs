@@ -54,6 +54,10 @@ pub fn evaluate(position: &ChineseCheckers, perspective: Player, strength: Stren
         return (FINISHED - (place as i32 - 1) * PLACE_STEP).clamp(-LIMIT, LIMIT);
     }
     let players = position.player_count();
+    if players == 1 {
+        // Solitaire: only the way still to go counts.
+        return (-cost(position, perspective, strength)).clamp(-LIMIT, LIMIT);
+    }
     let finished = (0..players)
         .filter(|&seat| position.place(seat).is_some())
         .count() as i32;
