@@ -8,6 +8,7 @@ pub mod consistency;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod levels;
 pub mod notation;
 pub mod ordering;
 pub mod perft;

@@ -8,7 +8,7 @@ use tabula::engine::{Settings, StopSignal};
 use tabula::games;
 use tabula::games::reversi::selfplay::{SelfPlayConfig, Summary};
 use tabula::games::reversi::training::TrainConfig;
-use tabula::protocol::{self, output::Output};
+use tabula::protocol::{self, output::Output, Protocol};
 
 /// One engine for Reversi/Othello, Gomoku and Chinese Checkers. With no subcommand it speaks its
 /// GTP-like protocol on stdin/stdout (see protocol.md).
@@ -19,6 +19,10 @@ struct Cli {
     /// `reversi-train`, `none` for the hand-made evaluation, or `embedded` (the default).
     #[arg(long, global = true, default_value = "embedded")]
     weights: String,
+    /// The protocol to speak: gtp, piskvork (gomocup) or nboard. Without it the first line
+    /// chooses, and a program named pbrain-* speaks Piskvork.
+    #[arg(long, value_parser = parse_protocol)]
+    protocol: Option<Protocol>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -146,7 +150,12 @@ fn main() -> Result<()> {
     match cli.command {
         None => {
             let stdin = std::io::BufReader::new(std::io::stdin());
-            protocol::serve(stdin, Output::stdout(), Settings::default());
+            let chosen = cli.protocol.or_else(|| {
+                std::env::args()
+                    .next()
+                    .and_then(|program| Protocol::from_program_name(&program))
+            });
+            protocol::serve(stdin, Output::stdout(), Settings::default(), chosen);
             Ok(())
         }
         Some(Command::Perft {
@@ -219,6 +228,11 @@ fn main() -> Result<()> {
         }
         Some(Command::ReversiTrain { data, out, config }) => train(&data, &out, &config),
     }
+}
+
+fn parse_protocol(name: &str) -> Result<Protocol, String> {
+    Protocol::from_name(name)
+        .ok_or_else(|| format!("unknown protocol '{name}' (gtp, piskvork, nboard)"))
 }
 
 /// Installs the pattern weights named on the command line.
@@ -315,7 +329,9 @@ fn bench(settings: &tabula::bench::BenchSettings) {
             "{:<22} {:>6} {:>9} {:>14} nodes {:>9.3} s {:>12.0} nodes/s",
             line.label,
             line.best_move,
-            line.score,
+            line.score.map_or("-".to_string(), |score| {
+                tabula::protocol::gtp::format_score(&score, line.unit)
+            }),
             line.nodes,
             time,
             line.nodes as f64 / time.max(1e-9)
@@ -438,7 +454,7 @@ fn perft(
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let options = games::parse_options(&words)?;
     let stop = std::sync::Arc::new(StopSignal::default());
-    let mut session = games::new_session(game, &options, Settings::default(), stop)
+    let mut session = tabula::engine::new_session(game, &options, Settings::default(), stop, None)
         .with_context(|| format!("cannot set up {game}"))?;
     if let Some(position) = position {
         session.set_position(position)?;
@@ -465,7 +481,7 @@ fn perft(
         total_leaves as f64 / total_time.max(1e-9)
     );
     if divide {
-        for (mv, count) in session.divide(depth) {
+        for (mv, count) in session.divide(depth)?.moves {
             println!("{mv} {count}");
         }
     }

@@ -24,7 +24,7 @@ pub mod notation;
 
 pub use moves::{ChineseCheckersMove, Jumps};
 
-use crate::game::{Game, GameError, Outcome, Player, Strength, MAX_PLAYERS};
+use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS};
 use board::{bit, CAMPS, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
 
 /// The player counts the star seats.
@@ -697,8 +697,8 @@ impl Game for ChineseCheckers {
         evaluation::expected_moves_left(self)
     }
 
-    fn format_evaluation(&self, value: i32) -> String {
-        evaluation::format_value(value)
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
     }
 
     fn parse_move(&self, text: &str) -> Result<ChineseCheckersMove, GameError> {
