@@ -16,5 +16,6 @@ pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod time_management;
+pub mod tools;
 pub mod transposition;
 pub mod zobrist;

@@ -11,8 +11,6 @@ pub mod general;
 pub mod notation;
 pub mod obf;
 pub mod patterns;
-pub mod selfplay;
-pub mod training;
 
 use crate::game::{
     Game, GameError, MoveCode, Outcome, Player, ScoreUnit, Solution, SolveRequest, Strength,
