@@ -5,7 +5,8 @@
 //! one thread the node count is no longer deterministic, but the time to reach the depth shows the
 //! parallel speed-up.
 
-use crate::game::{Game, Strength};
+use crate::engine::Score;
+use crate::game::{Game, ScoreUnit, Strength};
 use crate::games::chinese_checkers::ChineseCheckers;
 use crate::games::gomoku::Gomoku;
 use crate::games::reversi::Reversi;
@@ -47,8 +48,10 @@ pub struct BenchLine {
     pub elapsed: Duration,
     /// The best move found.
     pub best_move: String,
-    /// Its score as the game writes it.
-    pub score: String,
+    /// Its score.
+    pub score: Option<Score>,
+    /// The unit of the game's scores.
+    pub unit: ScoreUnit,
 }
 
 /// Benchmark settings.
@@ -94,9 +97,9 @@ fn run_positions<G: Game>(
         let (best_move, score) = match (outcome.best_move(), outcome.score()) {
             (Some(mv), Some(score)) => (
                 position.format_move(mv),
-                crate::engine::format_score(position, score),
+                Some(Score::from_search(score, position.score_unit())),
             ),
-            _ => ("-".to_string(), "-".to_string()),
+            _ => ("-".to_string(), None),
         };
         lines.push(BenchLine {
             label: format!("{name} #{}", index + 1),
@@ -104,6 +107,7 @@ fn run_positions<G: Game>(
             elapsed,
             best_move,
             score,
+            unit: position.score_unit(),
         });
     }
 }

@@ -13,7 +13,7 @@ use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
 use crate::transposition::{Bound, TranspositionTable};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Half-width of the first aspiration window, in score units.
@@ -68,6 +68,8 @@ pub struct RootLine<M> {
     pub score: i32,
     /// Whether `score` is exact; otherwise it is an upper bound (the move was refuted).
     pub exact: bool,
+    /// The depth of the last iteration that searched this move; 0 before any has.
+    pub depth: u32,
     /// The principal variation, starting with `mv`.
     pub pv: Vec<M>,
 }
@@ -77,8 +79,11 @@ pub struct RootLine<M> {
 pub struct Iteration<M> {
     /// The iteration's depth.
     pub depth: u32,
-    /// Root moves, best first.
+    /// Root moves, best first. A stopped iteration can count (see [`search`]); then the moves it
+    /// did not reach keep the score and depth of the last iteration that searched them.
     pub lines: Vec<RootLine<M>>,
+    /// The deepest ply any thread reached so far.
+    pub selective_depth: u32,
     /// Nodes searched so far, over all threads.
     pub nodes: u64,
     /// Time since the search began.
@@ -123,6 +128,8 @@ pub struct Worker<G: Game> {
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     unreported: u64,
+    /// The deepest ply this thread reached since it last reported.
+    selective_depth: usize,
     /// Set while the main thread runs its first iteration, which ignores `stop` so that every
     /// search has a move to give.
     must_finish: bool,
@@ -138,6 +145,7 @@ impl<G: Game> Default for Worker<G> {
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             nodes: 0,
             unreported: 0,
+            selective_depth: 0,
             must_finish: false,
         }
     }
@@ -153,6 +161,7 @@ struct Shared<'a> {
     table: &'a TranspositionTable,
     stop: &'a AtomicBool,
     nodes: AtomicU64,
+    selective_depth: AtomicU32,
     start: Instant,
     limits: Limits,
     root_player: Player,
@@ -200,6 +209,7 @@ pub fn search<G: Game>(
         table,
         stop,
         nodes: AtomicU64::new(0),
+        selective_depth: AtomicU32::new(0),
         start,
         limits: request.limits,
         root_player,
@@ -225,12 +235,14 @@ pub fn search<G: Game>(
             mv: root_moves[0],
             score: 0,
             exact: false,
+            depth: 0,
             pv: vec![root_moves[0]],
         };
         return SearchOutcome {
             best: Some(Iteration {
                 depth: 0,
                 lines: vec![line],
+                selective_depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
             }),
@@ -302,6 +314,7 @@ fn iterate<G: Game>(
 ) -> Option<Iteration<G::Move>> {
     worker.nodes = 0;
     worker.unreported = 0;
+    worker.selective_depth = 0;
     worker.killers.clear();
     let mut lines: Vec<RootLine<G::Move>> = order_root(root, root_moves, shared, worker);
     let multi_pv = request.multi_pv.clamp(1, lines.len());
@@ -327,17 +340,24 @@ fn iterate<G: Game>(
         };
         if !finished {
             // A stopped iteration still counts when the last best move was searched in it and
-            // another move scored exactly above it.
+            // another move scored exactly above it. The moves it did not reach keep their
+            // scores and depths from the iteration before.
             if thread == 0 {
                 if let (Some(done), Some(first)) = (&completed, lines.first()) {
                     let previous_best = done.lines[0].mv;
                     let previous_searched = lines
                         .iter()
-                        .any(|line| line.mv == previous_best && line.score > -INFINITY);
-                    if first.exact && first.mv != previous_best && previous_searched {
+                        .any(|line| line.mv == previous_best && line.depth == depth);
+                    if first.exact
+                        && first.depth == depth
+                        && first.mv != previous_best
+                        && previous_searched
+                    {
+                        flush_nodes(worker, shared);
                         let mut partial = done.clone();
                         partial.lines = lines.clone();
                         partial.nodes = shared.nodes.load(Ordering::Relaxed);
+                        partial.selective_depth = shared.selective_depth.load(Ordering::Relaxed);
                         partial.elapsed = shared.start.elapsed();
                         completed = Some(partial);
                     }
@@ -345,10 +365,12 @@ fn iterate<G: Game>(
             }
             break;
         }
+        flush_nodes(worker, shared);
         let iteration = Iteration {
             depth,
             lines: lines.clone(),
-            nodes: shared.nodes.load(Ordering::Relaxed) + worker.unreported,
+            selective_depth: shared.selective_depth.load(Ordering::Relaxed),
+            nodes: shared.nodes.load(Ordering::Relaxed),
             elapsed: shared.start.elapsed(),
         };
         if thread == 0 {
@@ -411,6 +433,7 @@ fn order_root<G: Game>(
             mv,
             score: -INFINITY,
             exact: false,
+            depth: 0,
             pv: vec![mv],
         })
         .collect()
@@ -451,7 +474,8 @@ fn aspiration<G: Game>(
 }
 
 /// One iteration at the root. With `multi_pv` above one, the best `multi_pv` moves get exact scores.
-/// Returns false when stopped; the lines are re-sorted best first either way.
+/// Returns false when stopped; the lines are re-sorted best first either way, and the moves not
+/// searched (after a stop or a fail-high) keep what the last iteration that searched them found.
 #[allow(clippy::too_many_arguments)]
 fn search_root<G: Game>(
     worker: &mut Worker<G>,
@@ -507,6 +531,7 @@ fn search_root<G: Game>(
         }
         searched += 1;
         line.score = value;
+        line.depth = depth as u32;
         line.exact = value > floor && value < beta;
         line.pv.clear();
         line.pv.push(mv);
@@ -525,10 +550,6 @@ fn search_root<G: Game>(
         }
     }
     // Unsearched moves keep their old order below the searched ones.
-    for line in &mut lines[searched..] {
-        line.score = -INFINITY;
-        line.exact = false;
-    }
     lines[..searched].sort_by_key(|line| std::cmp::Reverse(line.score));
     !interrupted
 }
@@ -560,6 +581,9 @@ fn child<G: Game>(
 
 fn flush_nodes<G: Game>(worker: &mut Worker<G>, shared: &Shared) {
     shared.nodes.fetch_add(worker.unreported, Ordering::Relaxed);
+    shared
+        .selective_depth
+        .fetch_max(worker.selective_depth as u32, Ordering::Relaxed);
     worker.unreported = 0;
 }
 
@@ -620,6 +644,7 @@ fn negamax<G: Game>(
     worker.pv[ply].clear();
     worker.nodes += 1;
     worker.unreported += 1;
+    worker.selective_depth = worker.selective_depth.max(ply);
     if worker.unreported >= CHECK_INTERVAL {
         flush_nodes(worker, shared);
         let over_nodes = shared

@@ -420,7 +420,8 @@ fn info_lines_can_go_to_the_protocol() {
     assert_eq!(info.len(), 3, "one line per iteration: {lines:?}");
     for (depth, line) in info.iter().enumerate() {
         assert!(
-            line.starts_with(&format!("info depth {} score ", depth + 1)),
+            line.starts_with(&format!("info depth {} seldepth ", depth + 1))
+                && line.contains(" score "),
             "{line}"
         );
         assert!(line.contains(" nodes ") && line.contains(" nps ") && line.contains(" pv "));

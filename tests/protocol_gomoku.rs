@@ -280,7 +280,7 @@ fn notation_positions_and_board_commands() {
     assert_eq!(engine.ok("position"), before, "reg_genmove does not play");
     engine.ok("undo");
     assert_eq!(engine.ok("position"), empty);
-    assert_eq!(engine.error("undo"), "no move to undo");
+    assert_eq!(engine.error("undo"), "cannot undo: no move to take back");
     // Both position forms: moves in three spellings, then the board form, round trip.
     engine.ok("setposition h8 i9 j10");
     let after_moves = engine.ok("position");
@@ -307,7 +307,7 @@ fn notation_positions_and_board_commands() {
         !engine.ok("showboard").contains("last move"),
         "a board has no move order"
     );
-    assert_eq!(engine.error("undo"), "no move to undo");
+    assert_eq!(engine.error("undo"), "cannot undo: no move to take back");
     let dashes = after_moves.replace('.', "-").replace(" o", " white");
     engine.ok("clear_board");
     engine.ok(&format!("setposition {}", dashes.to_uppercase()));

@@ -35,7 +35,7 @@ pub use variant::{
     PLAYER_COUNTS,
 };
 
-use crate::game::{Game, GameError, Outcome, Player, Strength, MAX_PLAYERS};
+use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS};
 use board::{bit, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
 use variant::NO_SEAT;
 
@@ -731,8 +731,8 @@ impl Game for ChineseCheckers {
         evaluation::expected_moves_left(self)
     }
 
-    fn format_evaluation(&self, value: i32) -> String {
-        evaluation::format_value(value)
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
     }
 
     fn parse_move(&self, text: &str) -> Result<ChineseCheckersMove, GameError> {

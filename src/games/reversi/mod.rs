@@ -11,10 +11,10 @@ pub mod general;
 pub mod notation;
 pub mod obf;
 pub mod patterns;
-pub mod selfplay;
-pub mod training;
 
-use crate::game::{Game, GameError, MoveCode, Outcome, Player, Solution, SolveRequest, Strength};
+use crate::game::{
+    Game, GameError, MoveCode, Outcome, Player, ScoreUnit, Solution, SolveRequest, Strength,
+};
 use bitboard::bit;
 
 /// A Reversi move on boards up to 16x16: a square index `row * size + column`, or the pass.
@@ -314,12 +314,26 @@ impl Game for Reversi {
         self.empties().div_ceil(2).max(1)
     }
 
-    fn format_evaluation(&self, value: i32) -> String {
-        evaluation::format_value(value)
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
     }
 
     fn solver_distance(&self) -> Option<u32> {
         Some(self.empties())
+    }
+
+    /// About 14 empties in 5 ms, and each further empty costs a factor of about 2.6 (measured on
+    /// the FForum and FFO sets, one thread; a second thread is worth about one empty).
+    fn solver_reach(&self, time: Option<std::time::Duration>, threads: usize) -> u32 {
+        let Some(time) = time else {
+            return u32::MAX;
+        };
+        let ratio = time.as_secs_f64() / 0.005;
+        if ratio <= 1.0 {
+            return 14;
+        }
+        let extra = if threads > 1 { 1 } else { 0 };
+        14 + (ratio.ln() / 2.6f64.ln()) as u32 + extra
     }
 
     fn solve(&self, request: &SolveRequest) -> Option<Solution<ReversiMove>> {
