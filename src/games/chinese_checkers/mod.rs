@@ -25,8 +25,10 @@
 
 pub mod board;
 pub mod evaluation;
+pub mod greedy;
 pub mod moves;
 pub mod notation;
+pub mod race;
 pub mod variant;
 
 pub use moves::{ChineseCheckersMove, Jumps};
@@ -35,7 +37,9 @@ pub use variant::{
     PLAYER_COUNTS,
 };
 
-use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS};
+use crate::game::{
+    DirectMove, DirectRequest, Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS,
+};
 use board::{bit, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
 use variant::NO_SEAT;
 
@@ -684,6 +688,26 @@ impl Game for ChineseCheckers {
 
     fn forced_pass(&self) -> Option<ChineseCheckersMove> {
         (!self.is_over() && !self.side_can_move()).then_some(ChineseCheckersMove::PASS)
+    }
+
+    fn direct_move(&self, request: &DirectRequest) -> Option<DirectMove<ChineseCheckersMove>> {
+        if self.is_over() {
+            return None;
+        }
+        if request.level <= 1 {
+            // Level 1 is the reference design's greedy player.
+            let mv = greedy::greedy_move(self, request.seed)?;
+            return Some(DirectMove {
+                mv,
+                pv: vec![mv],
+                exact: false,
+            });
+        }
+        race::race_move(self, request)
+    }
+
+    fn null_move(&self) -> Option<ChineseCheckersMove> {
+        Some(ChineseCheckersMove::PASS)
     }
 
     fn move_from_code(&self, code: u16) -> Option<ChineseCheckersMove> {
