@@ -8,6 +8,7 @@
 
 use clap::Parser;
 use std::time::Duration;
+use tabula::games::chinese_checkers::evaluation::Weights;
 use tabula::games::chinese_checkers::Rules;
 use tabula::tools::chinese_checkers_match::{play_match, summary, Contender, End, MatchSettings};
 
@@ -37,6 +38,15 @@ struct Arguments {
     /// Greedy opening plies before the contenders play.
     #[arg(long, default_value_t = 0)]
     opening: usize,
+    /// A fixed search depth for every engine instead of the levels' limits and the time.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// A node budget per move instead of the time (the race solver keeps --movetime).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Evaluation weights of contender 1, e.g. "spread=8,hop=4" (the others keep the defaults).
+    #[arg(long)]
+    weights: Option<String>,
     /// Print one line per game.
     #[arg(long)]
     verbose: bool,
@@ -67,9 +77,19 @@ fn main() -> anyhow::Result<()> {
         seed: arguments.seed,
         jobs: arguments.jobs,
         opening_plies: arguments.opening,
+        weights: match &arguments.weights {
+            None => Vec::new(),
+            Some(text) => {
+                let mut weights = vec![Weights::DEFAULT; rules.players];
+                weights[0] = text.parse().map_err(anyhow::Error::msg)?;
+                weights
+            }
+        },
+        depth: arguments.depth,
+        nodes: arguments.nodes,
     };
     println!(
-        "options '{}', lineup {}, {} games, {} ms a move, seed {}, opening {}",
+        "options '{}', lineup {}, {} games, {} ms a move, nodes {:?}, depth {:?}, seed {}, opening {}",
         arguments.options,
         settings
             .lineup
@@ -79,6 +99,8 @@ fn main() -> anyhow::Result<()> {
             .join(","),
         settings.games,
         arguments.movetime,
+        settings.nodes,
+        settings.depth,
         settings.seed,
         settings.opening_plies
     );
@@ -90,11 +112,17 @@ fn main() -> anyhow::Result<()> {
                 End::Repetition => "repetition",
                 End::Cap => "cap",
             };
+            let finished: Vec<String> = result
+                .finished_after
+                .iter()
+                .map(|moves| moves.map_or("-".to_string(), |moves| moves.to_string()))
+                .collect();
             println!(
-                "game {}: seats {:?} places {:?} {end} after {} plies",
+                "game {}: seats {:?} places {:?} finished after [{}] moves, {end} after {} plies",
                 result.index + 1,
                 result.seats.iter().map(|seat| seat + 1).collect::<Vec<_>>(),
                 result.places,
+                finished.join(", "),
                 result.plies
             );
         }

@@ -637,7 +637,7 @@ fn terminal_value(outcome: &Outcome, side: Player, ply: usize, shared: &Shared) 
         -score::win_in(ply, outcome.margin)
     } else {
         // Middle places score between the two, inside the evaluation range.
-        (players + 1 - 2 * place) * (score::MAX_EVALUATION - 1) / (players - 1)
+        score::middle_place(place as usize, players as usize)
     };
     if side == shared.root_player {
         for_root

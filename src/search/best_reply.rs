@@ -11,7 +11,7 @@
 use super::{
     flush_nodes, negamax, stopped, terminal_value, Shared, Worker, CHECK_INTERVAL, MAX_PLY,
 };
-use crate::game::{Game, MoveCode, Player};
+use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
 use crate::score::{self, INFINITY};
 use crate::transposition::Bound;
 use std::sync::atomic::Ordering;
@@ -21,6 +21,11 @@ const TABLE_MOVE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
 /// Weight of the game's hint against history.
 const HINT_WEIGHT: i32 = 16;
+/// Only this many replies, the first in move order, are searched at a coalition node: with five
+/// opponents a node has some two hundred, and the search only reaches depth 4 in time when most
+/// are pruned (measured in six-player Chinese Checkers against greedy players at depth 4: 25 of
+/// 30 games won with 16 replies, at a twelfth of the time of all replies).
+const BEST_REPLIES: usize = 16;
 
 /// A reply: the opponent `skipped` turns after the first one to move, and its move.
 #[derive(Clone, Copy)]
@@ -156,21 +161,26 @@ fn search_reply<G: Game>(
     let null = position
         .null_move()
         .expect("best-reply search needs a null move");
-    let mut played = Vec::with_capacity(2 * shared.players);
+    // At most one turn of each seat is played: the skipped ones, the reply, the skipped ones.
+    let mut played: [Option<(G::Move, G::Undo)>; 2 * MAX_PLAYERS] = [None; 2 * MAX_PLAYERS];
+    let mut count = 0;
     for _ in 0..reply.skipped {
-        played.push((null, position.play_unchecked(null)));
+        played[count] = Some((null, position.play_unchecked(null)));
+        count += 1;
     }
-    played.push((reply.mv, position.play_unchecked(reply.mv)));
+    played[count] = Some((reply.mv, position.play_unchecked(reply.mv)));
+    count += 1;
     for _ in 0..shared.players {
         if position.side_to_move() == shared.root_player || position.outcome().is_some() {
             break;
         }
-        played.push((null, position.play_unchecked(null)));
+        played[count] = Some((null, position.play_unchecked(null)));
+        count += 1;
     }
     shared.table.prefetch(position.hash() ^ shared.root_key);
     let value = -root_value(worker, position, depth, ply, -beta, -alpha, pv_node, shared);
-    while let Some((mv, undo)) = played.pop() {
-        position.undo(mv, undo);
+    for (mv, undo) in played[..count].iter().rev().flatten() {
+        position.undo(*mv, *undo);
     }
     value
 }
@@ -215,7 +225,8 @@ fn coalition_node<G: Game>(
         }
     }
     let table_code = entry.and_then(|entry| entry.move_code);
-    let list = replies(worker, position, table_code, ply, shared);
+    let mut list = replies(worker, position, table_code, ply, shared);
+    list.truncate(BEST_REPLIES);
     if list.is_empty() {
         return -root_value(worker, position, 0, ply, -beta, -alpha, false, shared);
     }

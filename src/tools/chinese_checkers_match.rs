@@ -8,6 +8,7 @@
 //! cap, evaluation strength and time cap, within the match's time per move.
 
 use crate::game::{DirectRequest, Game, MultiplayerSearch};
+use crate::games::chinese_checkers::evaluation::Weights;
 use crate::games::chinese_checkers::{greedy, ChineseCheckers, Rules};
 use crate::search::{self, SearchRequest, Worker};
 use crate::time_management::{self, Limits};
@@ -113,6 +114,14 @@ pub struct MatchSettings {
     /// Plies played by the greedy player (seeded per game) before the contenders take over, so
     /// that games between deterministic engines differ.
     pub opening_plies: usize,
+    /// The evaluation weights of each contender (lineup order); empty for the defaults.
+    pub weights: Vec<Weights>,
+    /// A fixed search depth for every engine instead of the levels' limits and the time (for
+    /// reproducible tuning).
+    pub depth: Option<u32>,
+    /// A node budget per move instead of the time: a machine's load then changes nothing (the
+    /// levels' depth caps still apply; the race solver keeps `movetime`).
+    pub nodes: Option<u64>,
 }
 
 /// How a game ended.
@@ -143,6 +152,8 @@ pub struct GameResult {
     pub time: Vec<Duration>,
     /// Moves of each contender (lineup order).
     pub moves: Vec<u32>,
+    /// The moves each contender had made when it finished (lineup order), if it did.
+    pub finished_after: Vec<Option<u32>>,
 }
 
 /// One contender's engine: its table and search threads.
@@ -156,9 +167,10 @@ fn choose(
     contender: Contender,
     seat: Option<&mut Seat>,
     position: &ChineseCheckers,
-    movetime: Duration,
+    settings: &MatchSettings,
     seed: u64,
 ) -> crate::games::chinese_checkers::ChineseCheckersMove {
+    let movetime = settings.movetime;
     let (level, mode, race) = match contender {
         Contender::Greedy => {
             return greedy::greedy_move(position, seed).expect("a game in progress has a move")
@@ -172,11 +184,23 @@ fn choose(
     let start = Instant::now();
     let profile = position.level_profile(level);
     let time = profile.time.map_or(movetime, |cap| cap.min(movetime));
-    let limits = Limits {
-        depth: profile.depth,
-        ..Limits::default()
-    }
-    .tightest(time_management::move_time(time, Duration::ZERO));
+    let timed = time_management::move_time(time, Duration::ZERO);
+    let limits = match (settings.depth, settings.nodes) {
+        (Some(depth), _) => Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        (None, Some(nodes)) => Limits {
+            depth: profile.depth,
+            nodes: Some(nodes),
+            ..Limits::default()
+        },
+        (None, None) => Limits {
+            depth: profile.depth,
+            ..Limits::default()
+        }
+        .tightest(timed),
+    };
     let stop = AtomicBool::new(false);
     if race || level <= 1 {
         let request = DirectRequest {
@@ -184,7 +208,7 @@ fn choose(
             seed,
             stop: &stop,
             start,
-            hard_time: limits.hard_time,
+            hard_time: limits.hard_time.or(timed.hard_time),
         };
         if let Some(direct) = position.direct_move(&request) {
             return direct.mv;
@@ -235,6 +259,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
     let game_seed = crate::zobrist::mix(settings.seed ^ crate::zobrist::mix(index as u64));
     let mut time = vec![Duration::ZERO; players];
     let mut moves = vec![0; players];
+    let mut finished_after: Vec<Option<u32>> = vec![None; players];
     let mut ply = 0u64;
     while position.outcome().is_none() {
         let seat = position.side_to_move();
@@ -243,12 +268,22 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
         let started = Instant::now();
         let mv = if (ply as usize) < settings.opening_plies {
             greedy::greedy_move(&position, seed).expect("a move")
+        } else if let Some(&weights) = settings.weights.get(entry) {
+            let mut weighted = position.clone();
+            weighted.set_weights(weights);
+            choose(
+                settings.lineup[entry],
+                engines[entry].as_mut(),
+                &weighted,
+                settings,
+                seed,
+            )
         } else {
             choose(
                 settings.lineup[entry],
                 engines[entry].as_mut(),
                 &position,
-                settings.movetime,
+                settings,
                 seed,
             )
         };
@@ -258,6 +293,11 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
             panic!("{} played an illegal move: {error}", settings.lineup[entry])
         });
         ply += 1;
+        for (other, done) in finished_after.iter_mut().enumerate() {
+            if done.is_none() && position.place(seats[other]).is_some() {
+                *done = Some(moves[other]);
+            }
+        }
     }
     let outcome = position.outcome().expect("the game is over");
     let end = if position.finish_order().len() >= players.saturating_sub(1).max(1) {
@@ -275,6 +315,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
         plies: position.ply(),
         time,
         moves,
+        finished_after,
     }
 }
 
@@ -321,7 +362,9 @@ pub fn summary(settings: &MatchSettings, results: &[GameResult]) -> String {
         let mut place_sum = 0.0;
         let mut time = Duration::ZERO;
         let mut moves = 0u32;
+        let mut finishes = Vec::new();
         for result in results {
+            finishes.extend(result.finished_after[entry]);
             let place = result.places[entry] as usize;
             counts[place.min(players + 1)] += 1;
             place_sum += place as f64;
@@ -331,8 +374,17 @@ pub fn summary(settings: &MatchSettings, results: &[GameResult]) -> String {
         let places: Vec<String> = (1..=players.max(2))
             .map(|place| format!("{place}:{}", counts[place]))
             .collect();
+        let finish = if finishes.is_empty() {
+            "never finished".to_string()
+        } else {
+            format!(
+                "finished {} times in {:.1} moves on average",
+                finishes.len(),
+                finishes.iter().sum::<u32>() as f64 / finishes.len() as f64
+            )
+        };
         text.push_str(&format!(
-            "contender {} {contender}: first {}/{} ({:.1}%), places {}, mean place {:.2}, {:.1} ms a move\n",
+            "contender {} {contender}: first {}/{} ({:.1}%), places {}, mean place {:.2}, {finish}, {:.1} ms a move\n",
             entry + 1,
             counts[1],
             results.len(),

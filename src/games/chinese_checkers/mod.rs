@@ -38,7 +38,8 @@ pub use variant::{
 };
 
 use crate::game::{
-    DirectMove, DirectRequest, Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS,
+    DirectMove, DirectRequest, Game, GameError, MultiplayerSearch, Outcome, Player, ScoreUnit,
+    Strength, MAX_PLAYERS,
 };
 use board::{bit, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
 use variant::NO_SEAT;
@@ -123,6 +124,8 @@ pub struct ChineseCheckers {
     state: Snapshot,
     /// The hashes of the positions before each ply since the start or the last loaded position.
     history: Vec<u64>,
+    /// The evaluation's weights (the defaults unless a tuning tool sets others).
+    weights: evaluation::Weights,
 }
 
 impl ChineseCheckers {
@@ -200,6 +203,7 @@ impl ChineseCheckers {
             variant,
             state,
             history: Vec::new(),
+            weights: evaluation::Weights::DEFAULT,
         };
         for &seat in finish_order {
             position.finish(seat);
@@ -271,6 +275,16 @@ impl ChineseCheckers {
             }
         }
         found != 0
+    }
+
+    /// The evaluation's weights.
+    pub fn weights(&self) -> &evaluation::Weights {
+        &self.weights
+    }
+
+    /// Evaluates with `weights` from now on (for tuning).
+    pub fn set_weights(&mut self, weights: evaluation::Weights) {
+        self.weights = weights;
     }
 
     /// The variant.
@@ -563,6 +577,37 @@ impl Game for ChineseCheckers {
         }
     }
 
+    /// Moves that go backwards (away from the mover's goal tip) or end in a side camp are left
+    /// out of the search while any other move exists: they almost never help, backward moves
+    /// double the width of the tree, and a piece resting in a side camp can be shut in there for
+    /// good when that camp is another player's goal and fills up.
+    fn search_moves(&self, moves: &mut Vec<ChineseCheckersMove>) {
+        moves.clear();
+        if self.is_over() {
+            return;
+        }
+        let seat = self.state.side as usize;
+        let goal = self.variant.goal_camp(seat);
+        let mut pieces = self.state.pieces[seat];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let mut targets = self.piece_destinations(seat, from)
+                & board::NOT_BEHIND[goal][GOAL_DISTANCES[goal][from] as usize]
+                & !self.variant.side_camps(seat);
+            while targets != 0 {
+                moves.push(ChineseCheckersMove::new(
+                    from,
+                    targets.trailing_zeros() as usize,
+                ));
+                targets &= targets - 1;
+            }
+        }
+        if moves.is_empty() {
+            self.generate_moves(moves);
+        }
+    }
+
     fn is_legal(&self, mv: ChineseCheckersMove) -> bool {
         if self.is_over() {
             return false;
@@ -607,6 +652,8 @@ impl Game for ChineseCheckers {
             self.state.turns[seat] = turns + 1;
             self.state.hash ^= turn_key(seat, turns, limit) ^ turn_key(seat, turns + 1, limit);
             check = turns + 1 == limit;
+            // Turn counts only grow: no earlier position can recur.
+            irreversible = true;
         }
         if !mv.is_pass() && !check {
             let owner = self.variant.goal_owners[CAMP_OF[mv.to as usize] as usize];
@@ -708,6 +755,11 @@ impl Game for ChineseCheckers {
 
     fn null_move(&self) -> Option<ChineseCheckersMove> {
         Some(ChineseCheckersMove::PASS)
+    }
+
+    fn multiplayer_search(&self) -> MultiplayerSearch {
+        // Best-reply search beat paranoid search in every match measured (see the README).
+        MultiplayerSearch::BestReply
     }
 
     fn move_from_code(&self, code: u16) -> Option<ChineseCheckersMove> {
@@ -856,7 +908,9 @@ impl Game for ChineseCheckers {
                 "every player has finished".to_string(),
             ));
         }
+        let weights = self.weights;
         *self = position;
+        self.weights = weights;
         Ok(())
     }
 
@@ -865,8 +919,10 @@ impl Game for ChineseCheckers {
     }
 
     fn start_position(&self) -> ChineseCheckers {
-        ChineseCheckers::from_rules(*self.variant.rules())
-            .expect("a variant that exists has a start position")
+        let mut start = ChineseCheckers::from_rules(*self.variant.rules())
+            .expect("a variant that exists has a start position");
+        start.weights = self.weights;
+        start
     }
 }
 

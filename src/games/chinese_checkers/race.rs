@@ -3,8 +3,10 @@
 //!
 //! The other players' pieces stay where they are in this model. A player is contact-free when no
 //! piece of a player still playing stands within one row of the band its own pieces occupy (rows
-//! counted toward its goal tip): nobody can then hop over or block anybody else without going
-//! backwards. Every piece of a finished player is a fixed obstacle.
+//! counted toward its goal tip), except pieces locked in their own goal camp: nobody can then hop
+//! over or block anybody else without going backwards. Every piece of a finished player, and
+//! every locked piece, is a fixed obstacle (a locked piece may still move inside its camp; the
+//! race is planned afresh at every move).
 //!
 //! [`Race::solve`] is an IDA* search with an admissible bound, so the line it returns is the
 //! shortest; [`Race::plan`] is a beam search that finds a short line quickly when the race is too
@@ -40,6 +42,10 @@ static CLASS_MASKS: [u128; CLASSES] = {
 
 /// Check the clock and the stop flag every this many nodes.
 const CHECK_INTERVAL: u64 = 4096;
+/// The exact search forgets the positions it has refuted when it knows this many (about 50 MB).
+const MAX_REFUTED: usize = 1 << 21;
+/// The widest beam [`race_move`] tries (a beam keeps width × moves positions per move).
+const MAX_WIDTH: usize = 4096;
 
 /// A move of the race: from a hole to a hole.
 pub type Step = (u8, u8);
@@ -126,12 +132,19 @@ impl Race {
             .filter(|&hole| distances[hole] <= reach + 1)
             .fold(0u128, |mask, hole| mask | bit(hole));
         let mut obstacles = 0;
+        let goal_lock = variant.rules().goal_lock;
         for other in 0..variant.players() {
             if other == seat {
                 continue;
             }
             let theirs = position.pieces(other);
-            if position.place(other).is_none() && theirs & band != 0 {
+            // Pieces locked in their own goal camp stay there: they are obstacles, not contact.
+            let locked = if goal_lock {
+                CAMP_MASKS[variant.goal_camp(other)]
+            } else {
+                0
+            };
+            if position.place(other).is_none() && theirs & band & !locked != 0 {
                 return None;
             }
             obstacles |= theirs;
@@ -298,13 +311,15 @@ impl Race {
             parent: 0,
             step: (0, 0),
         }]];
-        let mut seen: HashSet<u128> = HashSet::from([pieces]);
+        // Positions of the last two levels, so that no line steps back into them.
+        let mut previous: HashSet<u128> = HashSet::from([pieces]);
         let mut list = Vec::new();
         let mut nodes = 0u64;
         let width = width.max(1);
         loop {
             let frontier = levels.last().expect("a level");
             let mut children: Vec<(i32, Node)> = Vec::new();
+            let mut seen: HashSet<u128> = HashSet::new();
             for (index, node) in frontier.iter().enumerate() {
                 self.moves(node.pieces, &mut list);
                 for &(_, (from, to)) in &list {
@@ -313,7 +328,7 @@ impl Race {
                     if budget.exhausted(nodes) {
                         return None;
                     }
-                    if !seen.insert(child) {
+                    if previous.contains(&child) || !seen.insert(child) {
                         continue;
                     }
                     let next = Node {
@@ -342,6 +357,7 @@ impl Race {
                 children.select_nth_unstable_by_key(width - 1, |&(score, _)| score);
                 children.truncate(width);
             }
+            previous = children.iter().map(|(_, node)| node.pieces).collect();
             levels.push(children.into_iter().map(|(_, node)| node).collect());
         }
     }
@@ -412,6 +428,9 @@ impl Exact<'_> {
         if let Some(result) = result {
             return result;
         }
+        if self.failed.len() >= MAX_REFUTED {
+            self.failed.clear();
+        }
         self.failed.insert(pieces, left);
         Visit::Exceeded(next)
     }
@@ -466,14 +485,22 @@ pub fn race_move(
     };
     let mut best: Option<RaceLine> = None;
     let mut width = FIRST_WIDTH;
+    let bound = race.lower_bound(pieces) as usize;
     // The first beam always runs to the end, so that there is a line to play.
     let first = Budget::nodes(u64::MAX);
-    while let Some(line) = race.plan(pieces, width, if best.is_none() { &first } else { &beam }) {
+    while width <= MAX_WIDTH {
+        let budget = if best.is_none() { &first } else { &beam };
+        let Some(line) = race.plan(pieces, width, budget) else {
+            break;
+        };
         if best
             .as_ref()
             .is_none_or(|known| line.moves.len() < known.moves.len())
         {
             best = Some(line);
+        }
+        if best.as_ref().is_some_and(|line| line.moves.len() <= bound) {
+            break;
         }
         width *= 2;
     }

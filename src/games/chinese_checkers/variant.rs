@@ -238,6 +238,8 @@ pub struct Variant {
     pub(super) goal_owners: [u8; CAMPS + 1],
     /// The holes where each seat may not end a move (the side camps under `side_camps=no-stop`).
     barred: [u128; MAX_PLAYERS],
+    /// Each seat's side camps: the four camps that are neither its home nor its goal.
+    side: [u128; MAX_PLAYERS],
 }
 
 impl Variant {
@@ -269,15 +271,17 @@ impl Variant {
             goals: [0; MAX_PLAYERS],
             goal_owners: [NO_SEAT; CAMPS + 1],
             barred: [0; MAX_PLAYERS],
+            side: [0; MAX_PLAYERS],
         };
         for (seat, &camp) in camps.iter().enumerate() {
             let goal = board::opposite_camp(camp);
             variant.starts[seat] = camp as u8;
             variant.goals[seat] = goal as u8;
             variant.goal_owners[goal] = seat as u8;
+            variant.side[seat] =
+                !CAMP_MASKS[0] & !CAMP_MASKS[camp] & !CAMP_MASKS[goal] & board::ALL_HOLES;
             if rules.side_camps == SideCamps::NoStop {
-                variant.barred[seat] = !CAMP_MASKS[0] & !CAMP_MASKS[camp] & !CAMP_MASKS[goal];
-                variant.barred[seat] &= board::ALL_HOLES;
+                variant.barred[seat] = variant.side[seat];
             }
         }
         Ok(variant)
@@ -316,6 +320,11 @@ impl Variant {
     /// The holes where `seat` may not end a move.
     pub fn barred(&self, seat: Player) -> u128 {
         self.barred[seat]
+    }
+
+    /// The holes of `seat`'s side camps, the four that are neither its home nor its goal.
+    pub fn side_camps(&self, seat: Player) -> u128 {
+        self.side[seat]
     }
 
     /// The turns after which a seat's pieces count toward filling other goals; 0 when they
