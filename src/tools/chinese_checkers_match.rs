@@ -236,16 +236,6 @@ fn choose(
 
 /// Plays game `index` of the match.
 pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
-    play_observed_game(settings, index, &mut |_, _, _| {})
-}
-
-/// Plays game `index` of the match; `observe` sees each position before a move with the lineup
-/// entry to move and the moves that entry has made so far.
-pub fn play_observed_game(
-    settings: &MatchSettings,
-    index: usize,
-    observe: &mut dyn FnMut(&ChineseCheckers, usize, u32),
-) -> GameResult {
     let players = settings.rules.players;
     let mut position = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
     let seats: Vec<usize> = (0..players)
@@ -274,7 +264,6 @@ pub fn play_observed_game(
     while position.outcome().is_none() {
         let seat = position.side_to_move();
         let entry = at_seat[seat];
-        observe(&position, entry, moves[entry]);
         let seed = crate::zobrist::mix(game_seed ^ ply);
         let started = Instant::now();
         let mv = if (ply as usize) < settings.opening_plies {

@@ -379,24 +379,6 @@ pub const SIDEWAYS: [[u8; HOLES]; CAMPS + 1] = {
     table
 };
 
-/// The four hole classes: a hop keeps a piece in its class, a step changes it.
-pub const CLASSES: usize = 4;
-
-/// `CLASS_MASKS[k]`: the holes of class `k`, from the parities of the axial coordinates (a hop
-/// moves a piece two holes along a line, so both parities stay).
-pub static CLASS_MASKS: [u128; CLASSES] = {
-    let mut masks = [0; CLASSES];
-    let mut hole = 0;
-    while hole < HOLES {
-        let row = ROW_OF[hole] as i32;
-        let axial = (COLUMN_OF[hole] as i32 - row) / 2;
-        let class = (axial.rem_euclid(2) * 2 + row.rem_euclid(2)) as usize;
-        masks[class] |= bit(hole);
-        hole += 1;
-    }
-    masks
-};
-
 /// The smallest sum of goal distances ten pieces can have: all of them in the goal camp.
 pub const HOME_DISTANCE: u32 = 20;
 

@@ -1,78 +1,67 @@
-//! Static evaluation of Chinese Checkers positions.
+//! Static evaluation of Chinese Checkers positions, in sixteenths of a row of progress.
 //!
-//! A seat's cost estimates the moves it still needs to fill its goal: a linear model of features
-//! of its pieces (rows to go, pieces outside the goal, the farthest piece and the spread of the
-//! group, how far pieces lag behind the front, pieces to the side of the goal's axis or in side
-//! camps, pieces still at home, forward hops ready, empty goal holes, and the hole classes a hop
-//! cannot change), trained by regression on the moves players actually needed in self-play
-//! (`scripts/train-chinese-checkers-eval.sh`). Evaluation points are 1/48 of a move. Strengths 1
-//! and 2 count rows only (a third of a move each); 3 and 4 leave out the hop and class features.
+//! A seat's cost is the way its pieces still have to go: rows toward the goal tip (strength 1 and
+//! up); pieces far to the side of the axis through the goal, which must come back in, and pieces
+//! resting in a side camp, which can be shut in (strength 3 and up); stragglers, each row beyond the group's front that a piece lags (strength 5 and up),
+//! since a lone piece has nobody to hop over and steps one row a move; and, from strength 6, a
+//! bonus for each piece with a forward hop ready (a hop ladder) and for the side to move (tempo).
 //!
-//! Two players: a seat's value is the opponent's cost less its own, with half a move for the side
-//! to move (strength 6 and up). Three or more: the search scores a finished game by places (see
-//! [`crate::score::middle_place`]), so a position is valued between the best place the seat can
-//! still reach and the next one, by its lead over the best unfinished opponent: finishing always
-//! beats playing on, and every finished opponent costs a place. Solitaire: minus the cost.
+//! Two players: a seat's value is the opponent's cost less its own. Three or more: the search
+//! scores a finished game by places (see [`crate::score::middle_place`]), so a position is valued
+//! between the best place the seat can still reach and the next one, by its lead over the best
+//! unfinished opponent: finishing always beats playing on, and every finished opponent costs a
+//! place. Solitaire: minus the cost.
 
-use super::board::{
-    CAMP_MASKS, CLASS_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS,
-};
+use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove};
 use crate::game::{Game, Player, ScoreUnit, Strength};
 use crate::score::{middle_place, MAX_EVALUATION};
 
-/// One move, in evaluation points.
-pub const MOVE: i32 = 48;
-/// One row of progress in the ordering hints (and the cost of a row at strengths 1 and 2).
+/// One row of progress toward the goal, in evaluation units.
 pub const ROW: i32 = 16;
 /// The cost of one doubled column beyond the band in front of the goal (ordering hints).
 const SIDEWAYS_WEIGHT: i32 = 3;
 const LIMIT: i32 = MAX_EVALUATION - 1;
 
-/// The number of features of a seat.
-pub const FEATURES: usize = 12;
-
-/// The features' names, as [`Weights`] reads them.
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "rows",
-    "outside",
-    "back",
-    "spread",
-    "lag",
-    "sideways",
-    "side_camp",
-    "home",
-    "hops",
-    "holes",
-    "rows_squared",
-    "classes",
-];
-
-/// Features a strength below 5 leaves out (hops, classes).
-const FULL_ONLY: [usize; 2] = [8, 11];
-
-/// The model: thousandths of a move per unit of each feature, and the tempo.
+/// The evaluation's weights, in evaluation units (a row is [`ROW`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// Per unit of each feature, in thousandths of a move (see [`FEATURE_NAMES`]).
-    pub features: [i32; FEATURES],
-    /// For the side to move, in evaluation points (strength 6+).
+    /// Per doubled column a piece lies beyond the band in front of the goal (strength 3+).
+    pub sideways: i32,
+    /// Per piece resting in a side camp, neither its home nor its goal (strength 3+): it may be
+    /// shut in there when the camp is another player's goal.
+    pub side_camp: i32,
+    /// Per row a piece lags more than [`Weights::straggler_free`] rows behind the group's front
+    /// piece (strength 5+).
+    pub straggler: i32,
+    /// Rows behind the front piece that cost nothing.
+    pub straggler_free: i32,
+    /// Per row between the front and the back piece outside the goal (strength 5+): a compact
+    /// group keeps its hop ladders.
+    pub spread: i32,
+    /// Per piece with a forward hop ready (strength 6+).
+    pub hop: i32,
+    /// For the side to move (strength 6+).
     pub tempo: i32,
 }
 
 impl Weights {
-    /// The trained weights (see `scripts/train-chinese-checkers-eval.sh`).
+    /// The weights of full strength.
     pub const DEFAULT: Weights = Weights {
-        features: [281, 399, 698, 0, 0, 0, 2139, 0, -536, 399, 0, 0],
-        tempo: MOVE / 2,
+        sideways: 3,
+        side_camp: 48,
+        straggler: 3,
+        straggler_free: 6,
+        spread: 0,
+        hop: 0,
+        tempo: 0,
     };
 }
 
 impl std::str::FromStr for Weights {
     type Err = String;
 
-    /// `name=value` pairs separated by commas, starting from the defaults, e.g. `spread=200`;
-    /// `tempo` is in evaluation points, the rest in thousandths of a move.
+    /// `key=value` pairs separated by commas, starting from the defaults, e.g. `spread=8,hop=4`.
     fn from_str(text: &str) -> Result<Weights, String> {
         let mut weights = Weights::DEFAULT;
         for pair in text.split(',').filter(|pair| !pair.is_empty()) {
@@ -82,15 +71,17 @@ impl std::str::FromStr for Weights {
             let value: i32 = value
                 .parse()
                 .map_err(|_| format!("'{pair}': the value must be a whole number"))?;
-            if key == "tempo" {
-                weights.tempo = value;
-                continue;
-            }
-            let index = FEATURE_NAMES
-                .iter()
-                .position(|&name| name == key)
-                .ok_or_else(|| format!("unknown weight '{key}'"))?;
-            weights.features[index] = value;
+            let field = match key {
+                "sideways" => &mut weights.sideways,
+                "side_camp" => &mut weights.side_camp,
+                "straggler" => &mut weights.straggler,
+                "straggler_free" => &mut weights.straggler_free,
+                "spread" => &mut weights.spread,
+                "hop" => &mut weights.hop,
+                "tempo" => &mut weights.tempo,
+                _ => return Err(format!("unknown weight '{key}'")),
+            };
+            *field = value;
         }
         Ok(weights)
     }
@@ -114,87 +105,58 @@ fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> bool
     })
 }
 
-/// The features of `seat`'s pieces (see [`FEATURE_NAMES`]).
-pub fn features(position: &ChineseCheckers, seat: Player) -> [i32; FEATURES] {
-    let variant = position.variant();
-    let goal = variant.goal_camp(seat);
+/// What `seat` still has to do, in evaluation units; 0 with every piece in the goal camp.
+pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32 {
+    let remaining = position.distance(seat) as i32 - HOME_DISTANCE as i32;
+    let mut cost = remaining * ROW;
+    if strength.0 < 3 {
+        return cost;
+    }
+    let weights = position.weights();
+    let goal = position.variant().goal_camp(seat);
     let distances = &GOAL_DISTANCES[goal];
     let camp = CAMP_MASKS[goal];
     let occupied = position.occupied();
-    let own = position.pieces(seat);
-    let outside_mask = own & !camp;
-    let mut front = i32::MAX;
-    let mut back = 0;
-    let mut lag_sum = 0;
-    let mut sideways = 0;
-    let mut squares = 0;
+    let resting = position.pieces(seat) & position.variant().side_camps(seat);
+    cost += resting.count_ones() as i32 * weights.side_camp;
+    let mut pieces = position.pieces(seat);
+    let mut farthest = 0;
+    let mut nearest = i32::MAX;
     let mut hops = 0;
-    let mut rest = own;
-    while rest != 0 {
-        let hole = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    let mut lags = [0i32; 17];
+    while pieces != 0 {
+        let hole = pieces.trailing_zeros() as usize;
+        pieces &= pieces - 1;
+        cost += SIDEWAYS[goal][hole] as i32 * weights.sideways;
         let distance = distances[hole] as i32;
-        sideways += SIDEWAYS[goal][hole] as i32;
-        squares += distance * distance;
+        farthest = farthest.max(distance);
         if camp >> hole & 1 == 0 {
-            front = front.min(distance);
-            back = back.max(distance);
-            lag_sum += distance;
-            if has_forward_hop(hole, occupied, distances) {
+            nearest = nearest.min(distance);
+            lags[distance as usize] += 1;
+            if strength.0 >= 6 && has_forward_hop(hole, occupied, distances) {
                 hops += 1;
             }
         }
     }
-    let outside = outside_mask.count_ones() as i32;
-    let (spread, lag) = if outside == 0 {
-        (0, 0)
-    } else {
-        (back - front, lag_sum - outside * front)
-    };
-    let mut classes = 0;
-    for mask in &CLASS_MASKS {
-        classes += ((camp & mask).count_ones() as i32 - (own & mask).count_ones() as i32).max(0);
-    }
-    [
-        position.distance(seat) as i32 - HOME_DISTANCE as i32,
-        outside,
-        back,
-        spread,
-        lag,
-        sideways,
-        (own & variant.side_camps(seat)).count_ones() as i32,
-        (own & CAMP_MASKS[variant.start_camp(seat)]).count_ones() as i32,
-        hops,
-        (camp & !own).count_ones() as i32,
-        squares / 16,
-        classes,
-    ]
-}
-
-/// What `seat` still has to do, in evaluation points; 0 with every piece in the goal camp.
-pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32 {
-    let remaining = position.distance(seat) as i32 - HOME_DISTANCE as i32;
-    if remaining == 0 {
-        return 0;
-    }
-    if strength.0 < 3 {
-        return remaining * ROW;
-    }
-    let weights = position.weights();
-    let values = features(position, seat);
-    let mut total: i64 = 0;
-    for (index, (&weight, &value)) in weights.features.iter().zip(&values).enumerate() {
-        if strength.0 < 5 && FULL_ONLY.contains(&index) {
-            continue;
+    if strength.0 >= 5 && nearest != i32::MAX {
+        let back = lags
+            .iter()
+            .rposition(|&count| count > 0)
+            .unwrap_or(nearest as usize) as i32;
+        cost += (back - nearest) * weights.spread;
+        // Each piece outside the goal pays for the rows it lags behind the front of the group.
+        let free = nearest + weights.straggler_free;
+        for (distance, &count) in lags.iter().enumerate().skip(free.max(0) as usize + 1) {
+            cost += count * (distance as i32 - free) * weights.straggler;
         }
-        total += weight as i64 * value as i64;
     }
-    let mut cost = (total * MOVE as i64 / 1000) as i32;
-    if strength.0 >= 6 && position.side_to_move() == seat {
-        cost -= weights.tempo;
+    if strength.0 >= 6 {
+        cost -= hops * weights.hop;
+        if position.side_to_move() == seat {
+            cost -= weights.tempo;
+        }
     }
-    // Never below a move for each piece still outside the goal, nor below one move.
-    cost.max(values[1] * MOVE).max(MOVE / 2)
+    cost
 }
 
 /// The value of the position for `perspective`, strictly within ±[`MAX_EVALUATION`].
@@ -228,9 +190,8 @@ pub fn evaluate(position: &ChineseCheckers, perspective: Player, strength: Stren
 }
 
 /// The smallest cost among the unfinished opponents of `perspective`. Opponents are costed in
-/// the order of their rows to go; one whose rows alone cannot beat the best so far is skipped,
-/// which is exact as long as the rows' weight is a lower bound of the cost (checked in the tests)
-/// and a bound that may skip a close second otherwise.
+/// the order of their rows to go, and one whose rows alone (less the most its bonuses can take
+/// off) cannot beat the best so far is skipped.
 fn best_opponent_cost(
     position: &ChineseCheckers,
     perspective: Player,
@@ -238,21 +199,17 @@ fn best_opponent_cost(
 ) -> Option<i32> {
     let players = position.player_count();
     let weights = position.weights();
-    // A lower bound of each cost from the rows alone: the rows' weight and the tempo.
-    let per_row = if strength.0 < 3 {
-        ROW
+    let bonuses = if strength.0 >= 6 {
+        super::PIECES as i32 * weights.hop.max(0) + weights.tempo.max(0)
     } else {
-        weights.features[0] * MOVE / 1000
+        0
     };
-    let bonus = if strength.0 >= 6 { weights.tempo.max(0) } else { 0 };
-    // The rows bound the cost from below only while no other feature takes anything off.
-    let bounded = strength.0 < 3 || weights.features[1..].iter().all(|&weight| weight >= 0);
     let mut candidates = [(0i32, 0usize); crate::game::MAX_PLAYERS];
     let mut count = 0;
     for seat in 0..players {
         if seat != perspective && position.place(seat).is_none() {
-            let rows = position.distance(seat) as i32 - HOME_DISTANCE as i32;
-            candidates[count] = (rows * per_row - bonus, seat);
+            let rows = (position.distance(seat) as i32 - HOME_DISTANCE as i32) * ROW;
+            candidates[count] = (rows - bonuses, seat);
             count += 1;
         }
     }
@@ -260,7 +217,7 @@ fn best_opponent_cost(
     candidates.sort_unstable();
     let mut best: Option<i32> = None;
     for &(lower, seat) in candidates.iter() {
-        if bounded && best.is_some_and(|best| lower >= best) {
+        if best.is_some_and(|best| lower >= best) {
             break;
         }
         let cost = cost(position, seat, strength);
@@ -300,17 +257,19 @@ pub fn score_moves(position: &ChineseCheckers, moves: &[ChineseCheckersMove], sc
     }
 }
 
-/// The moves the side to move probably still needs: its cost, and two to spare.
+/// The moves the side to move probably still needs: about three rows of progress per move.
 pub fn expected_moves_left(position: &ChineseCheckers) -> u32 {
-    let seat = position.side_to_move();
-    (cost(position, seat, Strength::FULL).max(0) / MOVE) as u32 + 2
+    let remaining = position
+        .distance(position.side_to_move())
+        .saturating_sub(HOME_DISTANCE);
+    remaining.div_ceil(3) + 2
 }
 
-/// Evaluation points count 1/48 of a move.
+/// Evaluation points count sixteenths of a row of progress.
 pub const UNIT: ScoreUnit = ScoreUnit {
-    per_unit: MOVE,
+    per_unit: ROW,
     decimals: 2,
-    name: "moves",
+    name: "rows",
 };
 
 #[cfg(test)]
@@ -322,10 +281,8 @@ mod tests {
     fn start_is_balanced_for_two() {
         let start = ChineseCheckers::new(2, Jumps::Standard, 1000).unwrap();
         for level in 1..=8 {
-            // From strength 6 the side to move has half a move in hand.
-            let tempo = if level >= 6 { Weights::DEFAULT.tempo } else { 0 };
-            assert_eq!(evaluate(&start, 0, Strength(level)), tempo);
-            assert_eq!(evaluate(&start, 1, Strength(level)), -tempo);
+            assert_eq!(evaluate(&start, 0, Strength(level)), 0);
+            assert_eq!(evaluate(&start, 1, Strength(level)), 0);
         }
         assert_eq!(cost(&start, 0, Strength(1)), 120 * ROW);
     }
@@ -362,24 +319,8 @@ mod tests {
     }
 
     #[test]
-    fn values_count_moves() {
-        assert_eq!(UNIT.convert(72), 1.5);
-        assert_eq!(UNIT.convert(-12), -0.25);
-    }
-
-    #[test]
-    fn costs_count_moves_and_features_read_back() {
-        let start = ChineseCheckers::new(2, Jumps::Standard, 1000).unwrap();
-        let values = features(&start, 0);
-        assert_eq!(values[0], 120, "rows");
-        assert_eq!(values[1], 10, "outside");
-        assert_eq!(values[7], 10, "home");
-        assert_eq!(values[9], 10, "empty goal holes");
-        // Never below a move for each piece outside the goal.
-        assert!(cost(&start, 0, Strength(8)) >= 10 * MOVE);
-        let weights: Weights = "spread=250,tempo=10".parse().unwrap();
-        assert_eq!(weights.features[3], 250);
-        assert_eq!(weights.tempo, 10);
-        assert!("size=3".parse::<Weights>().is_err());
+    fn values_count_sixteenths_of_rows() {
+        assert_eq!(UNIT.convert(24), 1.5);
+        assert_eq!(UNIT.convert(-4), -0.25);
     }
 }

@@ -13,7 +13,7 @@
 //! long to prove (the solitaire crossing from the start, 27 moves at best).
 
 use super::board::{
-    bit, ALL_HOLES, CAMP_MASKS, CLASSES, CLASS_MASKS, GOAL_DISTANCES, HOLES, SIDEWAYS,
+    bit, ALL_HOLES, CAMP_MASKS, COLUMN_OF, GOAL_DISTANCES, HOLES, ROW_OF, SIDEWAYS,
 };
 use super::moves::{self, Jumps};
 use super::variant::Finish;
@@ -22,6 +22,23 @@ use crate::game::{DirectMove, DirectRequest, Game, Player};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// The four hole classes: a hop keeps a piece in its class, a step changes it.
+const CLASSES: usize = 4;
+
+/// `CLASS_MASKS[k]`: the holes of class `k`, from the parity of the axial coordinates.
+static CLASS_MASKS: [u128; CLASSES] = {
+    let mut masks = [0; CLASSES];
+    let mut hole = 0;
+    while hole < HOLES {
+        let row = ROW_OF[hole] as i32;
+        let axial = (COLUMN_OF[hole] as i32 - row) / 2;
+        let class = (axial.rem_euclid(2) * 2 + row.rem_euclid(2)) as usize;
+        masks[class] |= bit(hole);
+        hole += 1;
+    }
+    masks
+};
 
 /// Check the clock and the stop flag every this many nodes.
 const CHECK_INTERVAL: u64 = 4096;
