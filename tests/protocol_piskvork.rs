@@ -402,3 +402,59 @@ fn the_first_line_or_the_program_name_chooses_piskvork() {
     assert!(!engine.send("BEGIN").success);
     std::fs::remove_dir_all(&directory).unwrap();
 }
+
+/// The example session of `protocol.md` replays: every fixed reply is the documented one. Where
+/// the brain searched, its move may differ from the documented one: it is taken back and the
+/// documented move played instead (`PLAY`), so that the rest of the session stays as written.
+#[test]
+fn the_documented_session_replays() {
+    let text = include_str!("../protocol.md");
+    let start = text
+        .find("### Example Piskvork session")
+        .expect("protocol.md has a Piskvork session");
+    let mut exchanges: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text[start..].lines().skip(1) {
+        if line.starts_with('#') {
+            break;
+        }
+        if let Some(command) = line.strip_prefix("    > ") {
+            exchanges.push((command.to_string(), Vec::new()));
+        } else if let (Some(reply), Some(last)) = (line.strip_prefix("    "), exchanges.last_mut())
+        {
+            last.1.push(reply.to_string());
+        }
+    }
+    assert!(exchanges.len() > 20);
+    let mut engine = Engine::start();
+    let mut block = None;
+    for (command, documented) in &exchanges {
+        let word = command.split(' ').next().unwrap().to_ascii_uppercase();
+        engine.send_raw(format!("{command}\r\n").as_bytes());
+        let replies: Vec<&String> = documented
+            .iter()
+            .filter(|line| !line.starts_with("MESSAGE"))
+            .collect();
+        assert!(replies.len() <= 1, "{command}: {documented:?}");
+        let searched = match word.as_str() {
+            "BOARD" | "YXBOARD" | "SWAP2BOARD" => {
+                block = Some(word.clone());
+                false
+            }
+            "DONE" => block.take().as_deref() == Some("BOARD"),
+            _ => ["BEGIN", "TURN", "YXNBEST"].contains(&word.as_str()),
+        };
+        let Some(&expected) = replies.first() else {
+            continue;
+        };
+        let (messages, reply) = engine.read_piskvork();
+        if searched && reply.contains(',') && &reply != expected {
+            point(&reply, 15);
+            assert!(!messages.is_empty(), "{command}: no MESSAGE lines");
+            assert_eq!(engine.piskvork(&format!("TAKEBACK {reply}")), "OK");
+            assert_eq!(&engine.piskvork(&format!("PLAY {expected}")), expected);
+        } else {
+            assert_eq!(&reply, expected, "{command}");
+        }
+    }
+    engine.wait_exit(Duration::from_secs(5));
+}
