@@ -141,8 +141,7 @@ fn gomocup_text(text: &str, size: usize) -> String {
 }
 
 /// The time limits the manager sent. They are handed to the engine's clock just before each
-/// search ([`Piskvork::prepare_clock`]), so that `INFO` lines may come in any order and at any
-/// time.
+/// search, so that `INFO` lines may come in any order and at any time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeInfo {
     /// `timeout_turn`: the longest a move may take; `Some(0)` means no cap of its own (as Rapfi and
@@ -257,26 +256,20 @@ pub struct Piskvork {
 
 impl Piskvork {
     /// A brain waiting for `START`. Per-iteration search information goes into `MESSAGE` lines.
+    ///
+    /// The table starts at 1 MB and gets its size when `INFO max_memory` comes or just before
+    /// the first search, so that the process never holds a table larger than the manager allows
+    /// (managers watch the peak memory of the process).
     pub fn new(settings: Settings, stop: Arc<StopSignal>, output: Output) -> Piskvork {
+        let preferred_hash = settings.hash_megabytes;
         let settings = Settings {
             info: InfoMode::Protocol,
+            hash_megabytes: 1,
             ..settings
         };
-        let preferred_hash = settings.hash_megabytes;
         let options = game_options(DEFAULT_SIZE, Rule::Freestyle);
-        let session = new_session("gomoku", &options, settings.clone(), stop.clone(), None)
-            .or_else(|error| {
-                log::warn!(
-                    "{error}: using a {} MB table",
-                    Settings::default().hash_megabytes
-                );
-                let settings = Settings {
-                    hash_megabytes: Settings::default().hash_megabytes,
-                    ..settings
-                };
-                new_session("gomoku", &options, settings, stop.clone(), None)
-            })
-            .expect("15x15 Gomoku with the default table always exists");
+        let session = new_session("gomoku", &options, settings, stop.clone(), None)
+            .expect("15x15 Gomoku with a 1 MB table always exists");
         Piskvork {
             session,
             stop,
@@ -429,7 +422,17 @@ impl Piskvork {
         }
     }
 
-    /// Hands the manager's time limits to the engine's clock, just before a search.
+    /// Readies the engine for a search: the table at its size, and the manager's time limits in
+    /// the engine's clock.
+    fn prepare_search(&mut self) -> Result<(), CommandError> {
+        if let Err(error) = self.fit_table() {
+            // The table stays as it was; a search with it beats no move.
+            log::warn!("{error}");
+        }
+        self.prepare_clock()
+    }
+
+    /// Hands the manager's time limits to the engine's clock.
     fn prepare_clock(&mut self) -> Result<(), CommandError> {
         let time = self.time;
         let limited = time.game_limited();
@@ -491,7 +494,7 @@ impl Piskvork {
     /// Searches for the side to move, plays the move found and returns it as `x,y`.
     fn think(&mut self) -> Result<Option<String>, CommandError> {
         self.check_rule()?;
-        self.prepare_clock()?;
+        self.prepare_search()?;
         let mut sink = self.message_sink();
         let found = self
             .session
@@ -805,7 +808,7 @@ fn best_moves(front: &mut Piskvork, rest: &str) -> Result<Option<String>, Comman
         .filter(|numbers| numbers[0] > 0)
         .ok_or_else(|| invalid(format!("YXNBEST needs a count of at least 1, not '{rest}'")))?[0];
     front.check_rule()?;
-    front.prepare_clock()?;
+    front.prepare_search()?;
     let mut sink = front.message_sink();
     let found = front.session.search(
         &Request::new(Mode::Analyze { lines: Some(count) }),
@@ -951,6 +954,9 @@ fn info(front: &mut Piskvork, rest: &str) -> Result<Option<String>, CommandError
 impl Piskvork {
     /// Sets the table to the preferred size, bounded by `max_memory` less what the rest of the
     /// process needs.
+    ///
+    /// # Errors
+    /// The table cannot be had; the old one stays.
     fn fit_table(&mut self) -> Result<(), CommandError> {
         let megabytes = if self.max_memory == 0 {
             self.preferred_hash
