@@ -632,6 +632,9 @@ impl Game for ChineseCheckers {
             }
             _ => {}
         }
+        if from == to {
+            return "a move must end on another hole than the one it starts from".to_string();
+        }
         if self.state.occupied & bit(to) != 0 {
             return format!("hole {} is occupied", to + 1);
         }
