@@ -385,8 +385,11 @@ fn bad_input_is_ignored_without_a_word_and_the_game_stays() {
         // Illegal moves in a record: F5 twice, and a white move first.
         format!("set game {}", ggf(START, '*', "B[F5]W[F5]")),
         format!("set game {}", ggf(START, '*', "W[F5]")),
-        // An odd board size the game cannot have.
+        // An odd board size the game cannot have, and a 6x6 game with an illegal move (C4 is
+        // taken): the 8x8 game must come back whole.
         "set game (;GM[Othello]TY[3]BO[3 --------- *];)".to_string(),
+        "set game (;GM[Othello]TY[6]BO[6 --------------O*----*O-------------- *]B[C4];)"
+            .to_string(),
         // Illegal and malformed moves.
         "move A1".into(),
         "move Z9".into(),

@@ -117,6 +117,8 @@ pub struct Nboard {
     session: Box<dyn Session>,
     stop: Arc<StopSignal>,
     output: Output,
+    /// The board size of the session (the record's, except while one is being loaded).
+    size: usize,
     depth: Option<u32>,
     contempt: f64,
     record: Record,
@@ -141,6 +143,7 @@ impl Nboard {
             session,
             stop,
             output,
+            size: 8,
             depth: None,
             contempt: 0.0,
             record,
@@ -161,6 +164,22 @@ impl Nboard {
     /// scores every draw as 0.
     pub fn contempt(&self) -> f64 {
         self.contempt
+    }
+
+    /// Carries out one line and writes its replies.
+    ///
+    /// # Errors
+    /// An [`NboardError`] when the line is ignored: an unknown command, bad arguments, a malformed
+    /// record or a move the game refuses; the game is unchanged then.
+    pub fn execute(&mut self, line: &str) -> Result<Flow, NboardError> {
+        let (word, rest) = split_word(line);
+        let lower = word.to_ascii_lowercase();
+        match COMMANDS.iter().find(|(name, _)| *name == lower) {
+            Some((_, handler)) => handler(self, rest),
+            // Protocol version 1 sends a move alone, without `move`.
+            None if rest.is_empty() && ggf::parse_move(0, word).is_ok() => play(self, word),
+            None => Err(NboardError::Unknown),
+        }
     }
 
     fn line(&self, text: &str) {
@@ -227,7 +246,7 @@ impl Nboard {
         record: &Record,
         count: usize,
     ) -> Result<Vec<(Player, String)>, NboardError> {
-        if record.size != self.record.size {
+        if record.size != self.size {
             let options = [("size".to_string(), record.size.to_string())];
             // Check the size before the session gives up its table.
             games::create("reversi", &options)?;
@@ -240,7 +259,7 @@ impl Nboard {
                 self.stop.clone(),
                 Some(table),
             )?;
-            self.record = Record::start_of_game(record.size, self.session.position());
+            self.size = record.size;
         }
         self.session.set_position(&record.start)?;
         let mut moves = Vec::with_capacity(count);
@@ -310,15 +329,7 @@ impl Nboard {
 
 impl FrontEnd for Nboard {
     fn respond(&mut self, line: &str) -> Flow {
-        let (word, rest) = split_word(line);
-        let lower = word.to_ascii_lowercase();
-        let result = match COMMANDS.iter().find(|(name, _)| *name == lower) {
-            Some((_, handler)) => handler(self, rest),
-            // Protocol version 1 sends a move alone, without `move`.
-            None if rest.is_empty() && ggf::parse_move(0, word).is_ok() => play(self, word),
-            None => Err(NboardError::Unknown),
-        };
-        match result {
+        match self.execute(line) {
             Ok(flow) => flow,
             Err(error) => {
                 log::warn!("ignored '{line}': {error}");
