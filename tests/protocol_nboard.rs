@@ -443,3 +443,59 @@ fn end_of_input_ends_the_session() {
     engine.close_input();
     engine.wait_exit(Duration::from_secs(5));
 }
+
+/// The pattern a documented reply stands for: node counts, times and PV continuations vary.
+fn documented_pattern(reply: &str) -> String {
+    let words: Vec<&str> = reply.split(' ').collect();
+    match words[0] {
+        "nodestats" => "nodestats <int> <seconds>".to_string(),
+        "===" => {
+            let (head, _) = reply.rsplit_once('/').expect("=== move/eval/time");
+            format!("{head}/<seconds>")
+        }
+        "search" => format!("search <pv:{}> {}", &words[1][..2], words[2..].join(" ")),
+        _ => reply.to_string(),
+    }
+}
+
+#[test]
+fn the_documented_session_replays() {
+    let text = include_str!("../protocol.md");
+    let block = text
+        .split("### NBoard session")
+        .nth(1)
+        .expect("protocol.md has an NBoard session");
+    let block = block.split("\n#").next().unwrap();
+    let mut steps: Vec<Step> = Vec::new();
+    for line in block.lines() {
+        let Some(line) = line.strip_prefix("    ") else {
+            continue;
+        };
+        if let Some(command) = line.strip_prefix("> ") {
+            steps.push(Step {
+                command: command.to_string(),
+                replies: Vec::new(),
+            });
+        } else if let Some(step) = steps.last_mut() {
+            step.replies.push(Expected::Line(documented_pattern(line)));
+        }
+    }
+    assert!(steps.len() > 10);
+    let mut engine = Engine::start();
+    for step in &steps {
+        engine.send_line(&step.command);
+        for expected in &step.replies {
+            let Expected::Line(pattern) = expected else {
+                unreachable!()
+            };
+            let line = engine.read_line();
+            assert!(
+                matches(pattern, &line),
+                "after '{}': '{line}' is not '{pattern}'",
+                step.command
+            );
+        }
+    }
+    assert_eq!(engine.read_rest(), "");
+    engine.wait_exit(Duration::from_secs(10));
+}
