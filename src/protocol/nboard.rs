@@ -197,6 +197,8 @@ impl Nboard {
     fn limits(&self) -> Option<Limits> {
         let depth = self.depth?;
         if self.session.has_solver() && self.empties() <= exact_empties(depth) {
+            // No depth and no time: the engine solves exactly (full strength solves from 24
+            // empties, more than exact_empties ever gives), and only a `ping` ends it sooner.
             Some(Limits::default())
         } else {
             Some(Limits {
