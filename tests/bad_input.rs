@@ -1,14 +1,16 @@
-//! Property tests: any input line gets exactly one reply (GTP) or at most the replies Piskvork
-//! allows, a refused command leaves the state as it was, and nothing panics.
+//! Property tests: any input line gets exactly one reply (GTP), at most the replies Piskvork
+//! allows, or none but well-formed ones (NBoard); a refused command leaves the state as it was,
+//! and nothing panics.
 
 use proptest::prelude::*;
 use std::sync::Arc;
 use tabula::engine::{Settings, StopSignal};
 use tabula::protocol::gtp::Gtp;
 use tabula::protocol::input::{classify, Input};
+use tabula::protocol::nboard::Nboard;
 use tabula::protocol::output::Captured;
 use tabula::protocol::piskvork::Piskvork;
-use tabula::protocol::{FrontEnd, Protocol};
+use tabula::protocol::{serve, FrontEnd, Protocol};
 
 /// `solve` is left out: from an early position it runs until stopped, as it should.
 const WORDS: &[&str] = &[
@@ -320,6 +322,73 @@ fn stone_at(position: &str, x: usize, y: usize) -> Option<char> {
         .filter(|&cell| cell == 'x' || cell == 'o')
 }
 
+/// NBoard lines: commands with plausible and implausible arguments.
+const NBOARD_WORDS: &[&str] = &[
+    "nboard",
+    "set depth",
+    "set game",
+    "set contempt",
+    "set myname",
+    "move",
+    "hint",
+    "go",
+    "ping",
+    "learn",
+    "analyze",
+    "F5",
+    "PA",
+    "frob",
+    "SET DEPTH",
+    "Move",
+    "===",
+    "search",
+];
+
+const NBOARD_ARGUMENTS: &[&str] = &[
+    "1", "2", "3", "0", "-1", "x", "99999999999999999999", "F5", "f5", "D6", "C3", "A1", "H8",
+    "PA", "pass", "--", "Z9", "F5/1.25/3", "F5//2", "F5/x", "nan", "1e3", "é", "(", ";)",
+    "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)",
+    "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- O]W[F5];)",
+    "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)",
+    "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F5];)",
+    "(;GM[Othello]BO[8 ---- *];)",
+    "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5",
+    "(;GM[Othello]TY[6]BO[6 --------------O*----*O-------------- *]B[C4];)",
+    "(;GM[Othello]BO[8 XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX *];)",
+    "(;GM[Othello]BO[8 **************************************************************-O *];)",
+];
+
+fn nboard_line() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(NBOARD_WORDS),
+        prop::collection::vec(prop::sample::select(NBOARD_ARGUMENTS), 0..3),
+    )
+        .prop_map(|(word, arguments)| {
+            let mut line = word.to_string();
+            for argument in arguments {
+                line.push(' ');
+                line.push_str(argument);
+            }
+            line
+        })
+}
+
+/// Whether `line` is one of the forms the NBoard front-end writes.
+fn is_nboard_reply(line: &str) -> bool {
+    [
+        "set myname Tabula",
+        "status Tabula is ",
+        "search ",
+        "nodestats ",
+        "=== ",
+        "pong",
+        "learned",
+        "analysis ",
+    ]
+    .iter()
+    .any(|start| line.starts_with(start))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -408,5 +477,51 @@ proptest! {
             let leaves = brain.session().perft(1);
             prop_assert_eq!(leaves, legal.len().max(1) as u64);
         }
+    }
+
+    #[test]
+    fn nboard_lines_never_break_the_game(lines in prop::collection::vec(nboard_line(), 1..24)) {
+        let buffer = Captured::default();
+        let stop = Arc::new(StopSignal::default());
+        let settings = Settings { depth: Some(2), threads: 1, ..Settings::default() };
+        let mut nboard = Nboard::new(settings, stop, buffer.output());
+        for line in lines {
+            let before = nboard.session().position();
+            let text = match classify(line.as_bytes(), true, Protocol::Nboard) {
+                Some(Input::Line { text, .. }) => text,
+                _ => continue,
+            };
+            // A quit would end a real session; here it only must not break anything.
+            let result = nboard.execute(&text);
+            let replies = buffer.take();
+            for reply in replies.lines() {
+                prop_assert!(is_nboard_reply(reply), "{:?} after {:?}", reply, text);
+            }
+            if result.is_err() {
+                prop_assert_eq!(nboard.session().position(), before, "{:?}", text);
+            }
+            prop_assert!(nboard.depth().is_none_or(|depth| depth <= 3));
+            let legal = nboard.session().legal_moves(None).expect("legal moves of the side to move");
+            prop_assert_eq!(nboard.session().perft(1), legal.len().max(1) as u64);
+        }
+    }
+
+    #[test]
+    fn nboard_sessions_served_end_with_their_last_pong(lines in prop::collection::vec(nboard_line(), 0..16)) {
+        let mut input = String::from("nboard 2\nset depth 2\n");
+        for line in &lines {
+            input.push_str(line);
+            input.push('\n');
+        }
+        input.push_str("ping 4242\n");
+        let buffer = Captured::default();
+        let settings = Settings { depth: Some(2), threads: 1, ..Settings::default() };
+        serve(std::io::Cursor::new(input.into_bytes()), buffer.output(), settings, None);
+        let output = buffer.take();
+        for reply in output.lines() {
+            prop_assert!(is_nboard_reply(reply), "{:?}", reply);
+        }
+        prop_assert!(output.starts_with("set myname Tabula\n"));
+        prop_assert!(output.ends_with("pong 4242\n"), "{:?}", output);
     }
 }

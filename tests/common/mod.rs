@@ -114,16 +114,6 @@ impl Engine {
         }
     }
 
-    /// Reads one raw output line, without its line end; panics at the end of output.
-    pub fn read_line(&mut self) -> String {
-        let mut line = String::new();
-        assert!(
-            self.stdout.read_line(&mut line).expect("reading a line") > 0,
-            "the engine closed its output"
-        );
-        line.trim_end_matches(['\n', '\r']).to_string()
-    }
-
     /// Reads a Piskvork reply: the `MESSAGE` and `DEBUG` lines before it, and the reply line.
     pub fn read_piskvork(&mut self) -> (Vec<String>, String) {
         let mut messages = Vec::new();
@@ -208,5 +198,43 @@ impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Line-oriented framing, for protocols whose replies are single lines (NBoard, Piskvork).
+impl Engine {
+    /// Sends one line without reading anything.
+    pub fn send_line(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Reads one output line, without its newline.
+    pub fn read_line(&mut self) -> String {
+        let mut line = String::new();
+        assert!(
+            self.stdout.read_line(&mut line).expect("reading a line") > 0,
+            "the engine closed its output"
+        );
+        line.trim_end_matches('\n').to_string()
+    }
+
+    /// Reads lines up to and including the first one that `last` accepts.
+    pub fn read_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.read_line();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Reads whatever is left once the engine has closed its output.
+    pub fn read_rest(&mut self) -> String {
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).expect("reading the rest");
+        rest
     }
 }
