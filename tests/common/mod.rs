@@ -26,7 +26,12 @@ impl Engine {
     }
 
     pub fn start_with(arguments: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        Engine::start_program(env!("CARGO_BIN_EXE_tabula"), arguments)
+    }
+
+    /// Starts the binary through another path (a `pbrain-*` link, say).
+    pub fn start_program(program: impl AsRef<std::ffi::OsStr>, arguments: &[&str]) -> Engine {
+        let mut child = Command::new(program)
             .args(arguments)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -106,6 +111,32 @@ impl Engine {
                 return lines;
             }
             lines.push(line);
+        }
+    }
+
+    /// Reads a Piskvork reply: the `MESSAGE` and `DEBUG` lines before it, and the reply line.
+    pub fn read_piskvork(&mut self) -> (Vec<String>, String) {
+        let mut messages = Vec::new();
+        loop {
+            let line = self.read_line();
+            if line.starts_with("MESSAGE") || line.starts_with("DEBUG") {
+                messages.push(line);
+            } else {
+                return (messages, line);
+            }
+        }
+    }
+
+    /// Sends one Piskvork line that has a reply and returns the reply line (messages skipped).
+    pub fn piskvork(&mut self, line: &str) -> String {
+        self.send_raw(format!("{line}\r\n").as_bytes());
+        self.read_piskvork().1
+    }
+
+    /// Sends Piskvork lines that have no reply (`INFO`, board lines).
+    pub fn piskvork_silent(&mut self, lines: &[&str]) {
+        for line in lines {
+            self.send_raw(format!("{line}\r\n").as_bytes());
         }
     }
 
