@@ -141,6 +141,8 @@ fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    // Choose the instruction set now, so that the log (at info level) names it first.
+    tabula::cpu::fast();
     let cli = Cli::parse();
     choose_weights(&cli.weights)?;
     match cli.command {

@@ -1209,6 +1209,37 @@ mod tests {
         found
     }
 
+    /// One single-threaded solve with `cpu`'s kernels: the best score and the node count.
+    fn solve_counting<K: Kernels>(cpu: K, position: &Reversi) -> (Option<i32>, u64) {
+        let table = TranspositionTable::new(16);
+        let stop = AtomicBool::new(false);
+        let request = SolveRequest {
+            stop: &stop,
+            threads: 1,
+            start: Instant::now(),
+            hard_time: None,
+            all_moves: false,
+            table: &table,
+        };
+        let solution = solve_with(cpu, position, &request).expect("a position in play solves");
+        (Some(solution.moves[0].1), solution.nodes)
+    }
+
+    /// Both instruction sets find the known scores through the same trees (equal node counts).
+    #[test]
+    fn instruction_sets_solve_alike() {
+        let entries = obf::parse_file(include_str!("../../../tests/data/fforum-1-19.obf")).unwrap();
+        for entry in entries.iter().take(6) {
+            let mut results = Vec::new();
+            cpu::for_each_set!(cpu => results.push(solve_counting(cpu, &entry.position)));
+            assert_eq!(results[0].0, entry.best_score());
+            assert!(
+                results.iter().all(|&result| result == results[0]),
+                "{results:?}"
+            );
+        }
+    }
+
     #[test]
     fn selective_entries_never_decide_the_exact_score() {
         // FForum #26 (20 empties, so the selective pass runs). Fill the table around the root with
