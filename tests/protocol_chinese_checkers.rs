@@ -789,3 +789,46 @@ fn house_rules_and_solitaire_through_the_protocol() {
     assert!(engine.ok("showboard").contains("game over, places 1:1"));
     engine.quit();
 }
+
+/// Three players, player 3 finished. Player 2 has nine pieces in its goal (camp 6) and finishes
+/// next by hopping 49-47 over player 1's piece on 48, unless player 1, to move, takes that piece
+/// away. Player 1's other pieces have hops forward that gain more rows than any move of 48.
+fn player_two_threatens_to_finish() -> String {
+    let mut text = board(
+        &[
+            &[48, 60, 61, 62, 63, 64, 70, 71, 72, 73],
+            &[11, 12, 13, 14, 24, 25, 26, 36, 37, 49],
+            &CAMP_2,
+        ],
+        1,
+    );
+    text.push_str(" finished=3");
+    text
+}
+
+#[test]
+fn the_search_sees_an_opponent_about_to_finish() {
+    let mut engine = Engine::start();
+    engine.ok("set_game chinese-checkers players=3");
+    engine.ok("set_option threads 1");
+    let finishing = |moves: &str| moves.split_whitespace().any(|mv| mv == "49-47");
+    // Depth 1 sees only player 1's own move, and the greedy player (level 1) only rows gained:
+    // both leave the hop open, so the position does test the search.
+    for setup in ["set_option depth 1", "set_option level 1"] {
+        engine.ok(&format!("setposition {}", player_two_threatens_to_finish()));
+        engine.ok(setup);
+        let mv = engine.ok("genmove 1");
+        assert_ne!(mv, "48-58", "{setup}");
+        assert!(finishing(&engine.ok("legal_moves 2")), "{setup}: {mv}");
+        engine.ok("set_option level 8");
+    }
+    // Best-reply search (the default with three players) sees player 2's reply from depth 2.
+    for depth in 2..=4 {
+        engine.ok(&format!("setposition {}", player_two_threatens_to_finish()));
+        engine.ok(&format!("set_option depth {depth}"));
+        let mv = engine.ok("genmove 1");
+        let replies = engine.ok("legal_moves 2");
+        assert!(!finishing(&replies), "depth {depth}: {mv} leaves {replies}");
+    }
+    engine.quit();
+}
