@@ -243,14 +243,14 @@ fn parse_protocol(name: &str) -> Result<Protocol, String> {
 
 /// Installs the pattern weights named on the command line.
 fn choose_weights(choice: &str) -> Result<()> {
-    use tabula::games::reversi::patterns::{self, Weights};
+    use tabula::games::reversi::{evaluation, patterns::Weights};
     match choice {
         "embedded" => Ok(()),
-        "none" => Ok(patterns::install(None)?),
+        "none" => Ok(evaluation::install(None)?),
         path => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
             let weights = Weights::decode(&bytes).with_context(|| format!("decoding {path}"))?;
-            Ok(patterns::install(Some(weights))?)
+            Ok(evaluation::install(Some(weights))?)
         }
     }
 }
