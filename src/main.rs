@@ -127,6 +127,9 @@ enum Command {
         /// Output file (one labelled position per line).
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Keep the whole games already in the output file and play on from there.
+        #[arg(long)]
+        resume: bool,
     },
     /// Trains the Reversi pattern weights from `reversi-selfplay` files.
     ReversiTrain {
@@ -213,6 +216,7 @@ fn main() -> Result<()> {
             exact_empties,
             hash,
             out,
+            resume,
         }) => {
             let disc = tabula::games::reversi::evaluation::DISC as f64;
             let config = SelfPlayConfig {
@@ -227,6 +231,7 @@ fn main() -> Result<()> {
                 temperature: temperature * disc,
                 exact_empties,
                 hash_megabytes: hash,
+                resume,
             };
             tabula::tools::reversi_selfplay::run_to_file(&config, &out)
         }
