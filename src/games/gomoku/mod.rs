@@ -13,15 +13,19 @@
 //! masks per line and colour, and pattern counts per line with their sums over the board, so that
 //! win checks, renju checks and the evaluation never rescan the board.
 
+pub mod candidates;
 pub mod evaluation;
 pub mod lines;
 pub mod notation;
+pub mod patterns;
 pub mod renju;
+pub mod threats;
 
 use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
-use lines::{geometry, line_features, run_length, Geometry, LineFeatures, MAX_LINES, MAX_POINTS};
+use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
 use std::fmt;
+use threats::{Kind, Threats};
 
 pub use lines::{MAX_SIZE, MIN_SIZE};
 
@@ -117,10 +121,8 @@ pub struct Gomoku {
     cells: [u8; MAX_POINTS],
     /// Stones by colour and line (see [`lines`]).
     lines: [[u32; MAX_LINES]; 2],
-    /// Pattern counts by colour and line.
-    line_features: [[LineFeatures; MAX_LINES]; 2],
-    /// Pattern counts by colour, summed over the lines.
-    features: [LineFeatures; 2],
+    /// What a stone would make on every empty point, for each colour (see [`threats`]).
+    threats: Threats,
 }
 
 impl fmt::Debug for Gomoku {
@@ -146,8 +148,7 @@ impl Gomoku {
                 "gomoku size must be within {MIN_SIZE}..={MAX_SIZE}, not {size}"
             )));
         }
-        // Empty lines have no features, so the zeroed tables are already up to date.
-        Ok(Gomoku {
+        let mut game = Gomoku {
             size,
             rule,
             side: 0,
@@ -157,9 +158,10 @@ impl Gomoku {
             hash: 0,
             cells: [0; MAX_POINTS],
             lines: [[0; MAX_LINES]; 2],
-            line_features: [[0; MAX_LINES]; 2],
-            features: [0; 2],
-        })
+            threats: Threats::default(),
+        };
+        game.rebuild_threats();
+        Ok(game)
     }
 
     /// The empty board from `key=value` options: `size` (5..=22, default 15) and `rule`
@@ -254,7 +256,29 @@ impl Gomoku {
         if self.rule != Rule::Renju || point >= self.size * self.size || self.cells[point] != 0 {
             return None;
         }
-        self.renju_board().forbidden(point)
+        self.forbidden_reason(point)
+    }
+
+    /// Why black may not play the empty `point` under renju, from the threat data: the patterns
+    /// decide overlines and double fours, and a point with two threes by the patterns gets the
+    /// full recursive check of [`renju`]. Any rule but renju marks no point.
+    #[inline]
+    fn forbidden_reason(&self, point: usize) -> Option<Forbidden> {
+        if self.threats.is(0, point, Kind::Forbidden) {
+            let overline = self
+                .threats
+                .patterns(0, point)
+                .contains(&patterns::Pattern::Overline);
+            Some(if overline {
+                Forbidden::Overline
+            } else {
+                Forbidden::DoubleFour
+            })
+        } else if self.threats.is(0, point, Kind::MaybeForbidden) {
+            self.renju_board().forbidden(point)
+        } else {
+            None
+        }
     }
 
     /// Whether `colour` on the empty point `point` would complete a winning line.
@@ -282,19 +306,6 @@ impl Gomoku {
         self.rule == Rule::Renju && self.side == 0 && self.stones / 2 >= 4
     }
 
-    fn refresh_line(&mut self, geometry: &Geometry, line: usize) {
-        let length = u32::from(geometry.lengths[line]);
-        for colour in 0..2 {
-            let new = line_features(
-                self.lines[colour][line],
-                self.lines[colour ^ 1][line],
-                length,
-            );
-            let old = std::mem::replace(&mut self.line_features[colour][line], new);
-            self.features[colour] = self.features[colour] - old + new;
-        }
-    }
-
     /// Puts a stone on an empty point, keeping every table but the winner and side.
     fn place(&mut self, point: usize, colour: Player) {
         let geometry = geometry(self.size);
@@ -303,8 +314,8 @@ impl Gomoku {
         self.stones += 1;
         for placement in geometry.placements[point] {
             self.lines[colour][placement.line as usize] |= 1 << placement.offset;
-            self.refresh_line(geometry, placement.line as usize);
         }
+        self.refresh_threats(point);
     }
 
     /// Takes a stone off, the inverse of [`Gomoku::place`].
@@ -315,8 +326,8 @@ impl Gomoku {
         self.stones -= 1;
         for placement in geometry.placements[point] {
             self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
-            self.refresh_line(geometry, placement.line as usize);
         }
+        self.refresh_threats(point);
     }
 
     /// Whether the stone of `colour` on `point` is part of a winning line.
@@ -463,9 +474,8 @@ impl Game for Gomoku {
             return;
         }
         if self.checks_forbidden() {
-            let board = self.renju_board();
             self.for_each_empty(|point| {
-                if board.forbidden(point).is_none() {
+                if self.forbidden_reason(point).is_none() {
                     moves.push(GomokuMove(point as u16));
                 }
             });
@@ -475,7 +485,7 @@ impl Game for Gomoku {
     }
 
     fn search_moves(&self, moves: &mut Vec<GomokuMove>) {
-        evaluation::search_moves(self, moves);
+        candidates::search_moves(self, moves);
     }
 
     fn is_legal(&self, mv: GomokuMove) -> bool {
@@ -483,7 +493,7 @@ impl Game for Gomoku {
         point < self.size * self.size
             && self.cells[point] == 0
             && self.winner.is_none()
-            && !(self.checks_forbidden() && self.renju_board().forbidden(point).is_some())
+            && !(self.checks_forbidden() && self.forbidden_reason(point).is_some())
     }
 
     fn play_unchecked(&mut self, mv: GomokuMove) -> GomokuUndo {
@@ -523,7 +533,7 @@ impl Game for Gomoku {
             return "the point is occupied".to_string();
         }
         if self.checks_forbidden() {
-            if let Some(reason) = self.renju_board().forbidden(point) {
+            if let Some(reason) = self.forbidden_reason(point) {
                 return format!("forbidden for black: {}", reason.name());
             }
         }
@@ -533,9 +543,8 @@ impl Game for Gomoku {
     fn forbidden_moves(&self) -> Vec<GomokuMove> {
         let mut forbidden = Vec::new();
         if self.checks_forbidden() && self.winner.is_none() {
-            let board = self.renju_board();
             self.for_each_empty(|point| {
-                if board.forbidden(point).is_some() {
+                if self.forbidden_reason(point).is_some() {
                     forbidden.push(GomokuMove(point as u16));
                 }
             });
@@ -576,7 +585,7 @@ impl Game for Gomoku {
     }
 
     fn score_moves(&self, moves: &[GomokuMove], scores: &mut [i32]) {
-        evaluation::score_moves(self, moves, scores);
+        candidates::score_moves(self, moves, scores);
     }
 
     fn expected_moves_left(&self) -> u32 {

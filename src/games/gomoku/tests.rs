@@ -587,3 +587,39 @@ fn perft_table() {
         }
     }
 }
+
+#[test]
+fn incremental_threats_equal_rebuilt_ones() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(11);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for size in [7, 15, 20] {
+            for _ in 0..4 {
+                let mut game = Gomoku::new(size, rule).unwrap();
+                let mut played = Vec::new();
+                let mut moves = Vec::new();
+                for _ in 0..size * size {
+                    let mut rebuilt = game.clone();
+                    rebuilt.rebuild_threats();
+                    assert!(
+                        rebuilt.threats == game.threats,
+                        "threats differ at {}",
+                        game.position_string()
+                    );
+                    // Mostly near the stones, so that shapes form.
+                    game.search_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    played.push((mv, game.play_unchecked(mv)));
+                }
+                while let Some((mv, undo)) = played.pop() {
+                    game.undo(mv, undo);
+                }
+                assert!(game == Gomoku::new(size, rule).unwrap());
+            }
+        }
+    }
+}
