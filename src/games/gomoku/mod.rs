@@ -20,6 +20,7 @@ pub mod notation;
 pub mod patterns;
 pub mod renju;
 pub mod threats;
+pub mod vcf;
 
 use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
 use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
