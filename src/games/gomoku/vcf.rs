@@ -228,12 +228,10 @@ impl ThreatSolver {
     fn stored_win(&self, game: &Gomoku) -> Option<(GomokuMove, u32)> {
         let key = self.key(game);
         let entry = self.table[self.slot(key)];
-        (entry.key == key && entry.data & WIN_FLAG != 0).then(|| {
-            (
-                GomokuMove((entry.data & 0xFFFF) as u16),
-                (entry.data >> 16) & 0xFF,
-            )
-        })
+        (entry.key == key && entry.data & WIN_FLAG != 0).then_some((
+            GomokuMove((entry.data & 0xFFFF) as u16),
+            (entry.data >> 16) & 0xFF,
+        ))
     }
 
     /// Whether the table holds a failure searched with at least this budget.
@@ -255,7 +253,7 @@ impl ThreatSolver {
         self.nodes += 1;
         if self.nodes >= self.limit {
             self.aborted = true;
-        } else if self.nodes % CHECK_INTERVAL == 0 {
+        } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             let stopped = deadline
                 .stop
                 .is_some_and(|flag| flag.load(Ordering::Relaxed));
