@@ -8,7 +8,7 @@
 //! Only the main thread watches the clock; every thread stops on one shared atomic flag. With one
 //! thread and a fixed depth the search is deterministic.
 
-use crate::game::{Game, MoveCode, Outcome, Player, Strength};
+use crate::game::{Game, MoveCode, Outcome, Player, ProofRequest, Strength};
 use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
@@ -31,6 +31,11 @@ const CHECK_INTERVAL: u64 = 1024;
 const STACK_SIZE: usize = 32 << 20;
 /// Key mixed into the hash for the root player of a multi-player (paranoid) search.
 const ROOT_KEYS_FAMILY: u64 = 99;
+/// Node budget of the game's quick proof search ([`Game::find_forced_win`]) at the root...
+const ROOT_PROOF_NODES: u64 = 60_000;
+/// ...and at inner nodes with at least [`PROOF_DEPTH`] plies left.
+const NODE_PROOF_NODES: u64 = 200;
+const PROOF_DEPTH: i32 = 1;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
@@ -238,6 +243,9 @@ pub fn search<G: Game>(
             elapsed: start.elapsed(),
         };
     }
+    if let Some(proven) = prove_root(root, &root_moves, request, start, report) {
+        return proven;
+    }
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
         let shared = &shared;
@@ -287,6 +295,46 @@ pub fn search<G: Game>(
         nodes: shared.nodes.load(Ordering::Relaxed),
         elapsed: start.elapsed(),
     }
+}
+
+/// A forced win the game proves at the root before any search (two players, one line wanted).
+fn prove_root<G: Game>(
+    root: &G,
+    root_moves: &[G::Move],
+    request: &SearchRequest,
+    start: Instant,
+    report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
+) -> Option<SearchOutcome<G::Move>> {
+    if root.player_count() != 2 || request.multi_pv > 1 {
+        return None;
+    }
+    let proof = ProofRequest {
+        nodes: ROOT_PROOF_NODES,
+        root: true,
+        strength: request.strength,
+    };
+    let win = root.clone().find_forced_win(&proof)?;
+    let mv = *win.line.first()?;
+    if !root_moves.contains(&mv) {
+        return None;
+    }
+    let iteration = Iteration {
+        depth: win.plies as u32,
+        lines: vec![RootLine {
+            mv,
+            score: score::win_in(win.plies, 0),
+            exact: true,
+            pv: win.line,
+        }],
+        nodes: 0,
+        elapsed: start.elapsed(),
+    };
+    report(&iteration);
+    Some(SearchOutcome {
+        best: Some(iteration),
+        nodes: 0,
+        elapsed: start.elapsed(),
+    })
 }
 
 /// Iterative deepening on one thread. Helper threads (`thread > 0`) start one ply deeper on odd
@@ -661,6 +709,26 @@ fn negamax<G: Game>(
             if cut {
                 return stored;
             }
+        }
+    }
+
+    if depth >= PROOF_DEPTH && shared.players == 2 {
+        let proof = ProofRequest {
+            nodes: NODE_PROOF_NODES,
+            root: false,
+            strength: shared.strength,
+        };
+        if let Some(win) = position.find_forced_win(&proof) {
+            // A win at least this quick: store it as a lower bound.
+            let value = score::win_in(ply + win.plies, 0);
+            let first = win.line.first().map(|mv| mv.code());
+            let stored = score::to_table(value, ply);
+            let depth = depth.clamp(0, 255) as u8;
+            shared.table.store(key, first, stored, 0, depth, Bound::Lower);
+            if pv_node {
+                worker.pv[ply].extend_from_slice(&win.line);
+            }
+            return value;
         }
     }
 

@@ -102,7 +102,7 @@ fn greedy_value(game: &Gomoku) -> i32 {
 }
 
 /// The evaluation weights: per pattern and kind, for the side to move and for the opponent.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// By pattern code, for the side to move's (empty point, direction) pairs.
     pub own: [i32; PATTERN_COUNT],
@@ -299,7 +299,7 @@ pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
     if let Some(value) = decisive_threats(game) {
         return value;
     }
-    pattern_value(game, weights())
+    pattern_value(game, game.weights)
 }
 
 /// The greedy player's choice among `moves`: the first with the highest [`greedy_score`].

@@ -22,7 +22,10 @@ pub mod renju;
 pub mod threats;
 pub mod vcf;
 
-use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
+use crate::game::{
+    ForcedWin, Game, GameError, MoveCode, Outcome, Player, ProofRequest, Solution, SolveRequest,
+    Strength,
+};
 use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
 use std::fmt;
@@ -124,6 +127,8 @@ pub struct Gomoku {
     lines: [[u32; MAX_LINES]; 2],
     /// What a stone would make on every empty point, for each colour (see [`threats`]).
     threats: Threats,
+    /// The evaluation's weights.
+    weights: &'static evaluation::Weights,
 }
 
 impl fmt::Debug for Gomoku {
@@ -160,6 +165,7 @@ impl Gomoku {
             cells: [0; MAX_POINTS],
             lines: [[0; MAX_LINES]; 2],
             threats: Threats::default(),
+            weights: evaluation::weights(),
         };
         game.rebuild_threats();
         Ok(game)
@@ -195,6 +201,11 @@ impl Gomoku {
             }
         }
         Gomoku::new(size, rule)
+    }
+
+    /// Evaluates with `weights` from now on (this position and those made from it).
+    pub fn set_weights(&mut self, weights: &'static evaluation::Weights) {
+        self.weights = weights;
     }
 
     /// The board side.
@@ -598,6 +609,14 @@ impl Game for Gomoku {
         left.min(empties.div_ceil(2)).max(1)
     }
 
+    fn solve(&self, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
+        vcf::solve(self, request)
+    }
+
+    fn find_forced_win(&mut self, request: &ProofRequest) -> Option<ForcedWin<GomokuMove>> {
+        vcf::find_forced_win(self, request)
+    }
+
     fn parse_move(&self, text: &str) -> Result<GomokuMove, GameError> {
         notation::parse_move(text, self.size)
     }
@@ -670,7 +689,10 @@ impl Game for Gomoku {
     }
 
     fn start_position(&self) -> Gomoku {
-        Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made")
+        let mut start =
+            Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
+        start.weights = self.weights;
+        start
     }
 }
 

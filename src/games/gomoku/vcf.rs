@@ -23,7 +23,7 @@
 
 use super::threats::{Kind, PointSet};
 use super::{Gomoku, GomokuMove};
-use crate::game::{Game, Player};
+use crate::game::{ForcedWin, Game, Player, ProofRequest, Solution, SolveRequest};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -459,4 +459,94 @@ fn attack_moves(game: &Gomoku, attacker: Player, threes: bool, list: &mut Vec<Go
         push(double_threes, fours, list);
         push(threats.points(attacker, Kind::Three), &skip, list);
     }
+}
+
+/// The strength from which the search uses the threat solvers.
+const PROOF_STRENGTH: u8 = 3;
+/// Table size of each search thread's solver: 2^18 entries, 4 MiB.
+const THREAD_TABLE_BITS: u32 = 18;
+/// Longest line the quick proofs look at, in attacker moves.
+const PROOF_MOVES: u32 = 30;
+/// Open threes in the root's VCT.
+const ROOT_THREES: u32 = 3;
+/// Table size of `solve`: 2^22 entries, 64 MiB.
+const SOLVE_TABLE_BITS: u32 = 22;
+/// Longest line `solve` looks at, in attacker moves, and the most open threes in its VCT.
+const SOLVE_MOVES: u32 = 60;
+const SOLVE_THREES: u32 = 8;
+
+thread_local! {
+    static SOLVER: std::cell::RefCell<ThreatSolver> =
+        std::cell::RefCell::new(ThreatSolver::new(THREAD_TABLE_BITS));
+}
+
+/// The search's quick proof (see [`crate::game::Game::find_forced_win`]): a VCF, and at the
+/// root a VCT too, with half the budget each.
+pub fn find_forced_win(
+    game: &mut Gomoku,
+    request: &ProofRequest,
+) -> Option<ForcedWin<GomokuMove>> {
+    if request.strength.0 < PROOF_STRENGTH || game.outcome().is_some() {
+        return None;
+    }
+    let side = game.side;
+    let threats = &game.threats;
+    if threats.points(side, Kind::Five).is_empty()
+        && threats.points(side, Kind::Four).is_empty()
+        && !request.root
+    {
+        return None;
+    }
+    SOLVER.with(|solver| {
+        let mut solver = solver.borrow_mut();
+        let vcf = Budget::vcf(request.nodes / 2, PROOF_MOVES);
+        let (win, budget) = match solver.solve(game, vcf) {
+            Some(win) => (win, vcf),
+            None if request.root => {
+                let vct = Budget::vct(request.nodes / 2, PROOF_MOVES, ROOT_THREES);
+                (solver.solve(game, vct)?, vct)
+            }
+            None => return None,
+        };
+        let line = if request.root {
+            solver.principal_line(game, budget)
+        } else {
+            vec![win.first]
+        };
+        Some(ForcedWin {
+            line,
+            plies: win.plies as usize,
+        })
+    })
+}
+
+/// `solve` for Gomoku: a VCF, then VCTs with one open three more each time, until a win is
+/// proven, the stop flag is raised or the request's time runs out. The score is the search's
+/// score of a win in the line's plies (see [`crate::score::win_in`]).
+pub fn solve(position: &Gomoku, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
+    if position.outcome().is_some() {
+        return None;
+    }
+    let mut game = position.clone();
+    let mut solver = ThreatSolver::new(SOLVE_TABLE_BITS);
+    let deadline = request.hard_time.map(|time| request.start + time);
+    let mut nodes = 0;
+    for threes in 0..=SOLVE_THREES {
+        let budget = Budget::vct(u64::MAX, SOLVE_MOVES, threes);
+        let win = solver.solve_until(&mut game, budget, Some(request.stop), deadline);
+        nodes += solver.nodes();
+        if let Some(win) = win {
+            let pv = solver.principal_line(&mut game, budget);
+            nodes += solver.nodes();
+            return Some(Solution {
+                moves: vec![(win.first, crate::score::win_in(win.plies as usize, 0))],
+                pv,
+                nodes,
+            });
+        }
+        if solver.aborted() {
+            break;
+        }
+    }
+    None
 }
