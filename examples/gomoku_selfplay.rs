@@ -270,8 +270,13 @@ fn main() {
             Some(_) => "0",
         };
         if let Some(file) = out.as_mut() {
-            writeln!(file, "{} {size} {} {black_result}", rule.name(), text.join(""))
-                .expect("writing a game");
+            writeln!(
+                file,
+                "{} {size} {} {black_result}",
+                rule.name(),
+                text.join("")
+            )
+            .expect("writing a game");
         }
         if !quiet {
             println!(

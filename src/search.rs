@@ -724,7 +724,9 @@ fn negamax<G: Game>(
             let first = win.line.first().map(|mv| mv.code());
             let stored = score::to_table(value, ply);
             let depth = depth.clamp(0, 255) as u8;
-            shared.table.store(key, first, stored, 0, depth, Bound::Lower);
+            shared
+                .table
+                .store(key, first, stored, 0, depth, Bound::Lower);
             if pv_node {
                 worker.pv[ply].extend_from_slice(&win.line);
             }

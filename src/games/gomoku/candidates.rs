@@ -2,7 +2,9 @@
 //!
 //! Candidates, in order of precedence, for the side to move:
 //! 1. its winning points, if any;
-//! 2. else the legal points that stop the opponent's fives (every other move loses at once);
+//! 2. else the legal point that stops the opponent's five (every other move loses at once); when
+//!    the opponent has two fives the game is lost, and the one block listed is the greedy
+//!    player's choice among them (see [`super::evaluation::greedy_score`]);
 //! 3. else its points that make an open four (or two fours), which win;
 //! 4. else, when the opponent threatens an open four (it has an open three), the points that stop
 //!    every such threat together with the side to move's own fours: any other move lets the
@@ -11,6 +13,7 @@
 //!
 //! Black's forbidden points under renju are never candidates.
 
+use super::evaluation::greedy_choice;
 use super::lines::{geometry, run_length, MAX_SIZE};
 use super::threats::{Kind, PointSet};
 use super::{Gomoku, GomokuMove};
@@ -116,6 +119,11 @@ pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
         if moves.is_empty() {
             // Every block is forbidden: the game is lost, any move will do.
             neighbourhood(game, moves);
+        }
+        if blocks.len() >= 2 || moves.len() >= 2 {
+            let choice = greedy_choice(game, moves).expect("a move");
+            moves.clear();
+            moves.push(choice);
         }
         return;
     }

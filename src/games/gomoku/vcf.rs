@@ -482,10 +482,7 @@ thread_local! {
 
 /// The search's quick proof (see [`crate::game::Game::find_forced_win`]): a VCF, and at the
 /// root a VCT too, with half the budget each.
-pub fn find_forced_win(
-    game: &mut Gomoku,
-    request: &ProofRequest,
-) -> Option<ForcedWin<GomokuMove>> {
+pub fn find_forced_win(game: &mut Gomoku, request: &ProofRequest) -> Option<ForcedWin<GomokuMove>> {
     if request.strength.0 < PROOF_STRENGTH || game.outcome().is_some() {
         return None;
     }
