@@ -9,6 +9,9 @@
 //!
 //! A player is a list of `key=value` words: `level=1..8` (the Gomoku level table below),
 //! `depth=N`, `movetime=MS`, `nodes=N`, `strength=1..8`, `weights=FILE` (evaluation weights).
+//! With `engine=PATH` the player is another Tabula binary driven over its protocol (to compare
+//! versions): `level`, `depth`, `movetime` and `nodes` become its options, and this program keeps
+//! the board and checks every move.
 //! Each opening is played twice with the colours swapped; without an openings file, openings are
 //! random two- and three-stone starts near the centre. The summary gives A's wins, draws and
 //! losses, its score and the Elo difference with a 95% interval. `--out` appends one line per
@@ -39,6 +42,8 @@ const LEVELS: [(Option<u32>, u8, Option<u64>); 8] = [
 #[derive(Clone, Debug)]
 struct Player {
     name: String,
+    engine: Option<String>,
+    level: Option<u64>,
     depth: Option<u32>,
     movetime: Option<u64>,
     nodes: Option<u64>,
@@ -50,6 +55,8 @@ impl Player {
     fn parse(spec: &str) -> Player {
         let mut player = Player {
             name: spec.to_string(),
+            engine: None,
+            level: None,
             depth: None,
             movetime: Some(1000),
             nodes: None,
@@ -60,7 +67,9 @@ impl Player {
             let (key, value) = word.split_once('=').expect("key=value");
             let number = || value.parse::<u64>().expect("a number");
             match key {
+                "engine" => player.engine = Some(value.to_string()),
                 "level" => {
+                    player.level = Some(number());
                     let (depth, strength, time) = LEVELS[number() as usize - 1];
                     player.depth = depth;
                     player.strength = strength;
@@ -110,6 +119,114 @@ struct Seat {
     workers: Vec<Worker<Gomoku>>,
     time: Duration,
     moves: u32,
+    process: Option<External>,
+}
+
+/// Another engine driven over the protocol.
+struct External {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl External {
+    fn start(path: &str) -> External {
+        let mut child = std::process::Command::new(path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starting the engine");
+        let input = child.stdin.take().expect("stdin");
+        let output = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        External {
+            child,
+            input,
+            output,
+        }
+    }
+
+    /// Sends a command and returns the reply's text; panics on an error reply.
+    fn command(&mut self, command: &str) -> String {
+        use std::io::BufRead;
+        writeln!(self.input, "{command}").expect("writing to the engine");
+        self.input.flush().expect("flushing");
+        let mut reply = String::new();
+        loop {
+            let mut line = String::new();
+            let read = self.output.read_line(&mut line).expect("reading the engine");
+            assert!(read > 0, "the engine closed its output after '{command}'");
+            if line.trim().is_empty() {
+                if reply.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            reply.push_str(&line);
+        }
+        assert!(reply.starts_with('='), "'{command}' failed: {reply}");
+        reply.trim_start_matches('=').trim().to_string()
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+impl Seat {
+    /// Starts a game from `opening` on the external engine, if this seat has one.
+    fn start_game(&mut self, start: &Gomoku, opening: &[GomokuMove], threads: usize) {
+        let Some(path) = self.player.engine.clone() else {
+            return;
+        };
+        let process = self.process.get_or_insert_with(|| External::start(&path));
+        process.command(&format!(
+            "set_game gomoku size={} rule={}",
+            start.size(),
+            start.rule().name()
+        ));
+        process.command(&format!("set_option threads {threads}"));
+        if let Some(level) = self.player.level {
+            process.command(&format!("set_option level {level}"));
+        }
+        if let Some(depth) = self.player.depth {
+            process.command(&format!("set_option depth {depth}"));
+        }
+        if let Some(nodes) = self.player.nodes {
+            process.command(&format!("set_option nodes {nodes}"));
+        }
+        let movetime = self
+            .player
+            .movetime
+            .map_or("unlimited".to_string(), |time| time.to_string());
+        process.command(&format!("set_option movetime {movetime}"));
+        process.command("clear_board");
+        let mut game = start.clone();
+        for &mv in opening {
+            let colour = game.format_player(game.side_to_move());
+            process.command(&format!("play {colour} {}", game.format_move(mv)));
+            game.play_unchecked(mv);
+        }
+    }
+
+    /// The external engine's move, or `None` for an in-process seat.
+    fn external_move(&mut self, game: &Gomoku) -> Option<GomokuMove> {
+        let process = self.process.as_mut()?;
+        let colour = game.format_player(game.side_to_move());
+        let reply = process.command(&format!("genmove {colour}"));
+        Some(game.parse_move(&reply).expect("a move"))
+    }
+
+    /// Tells the external engine the opponent's move.
+    fn tell(&mut self, game: &Gomoku, mv: GomokuMove) {
+        if let Some(process) = self.process.as_mut() {
+            let colour = game.format_player(game.side_to_move());
+            process.command(&format!("play {colour} {}", game.format_move(mv)));
+        }
+    }
 }
 
 fn play_game(
@@ -126,15 +243,25 @@ fn play_game(
     for seat in seats.iter_mut() {
         seat.table.clear();
         seat.workers.clear();
+        seat.start_game(start, opening, threads);
     }
     while game.outcome().is_none() {
-        let seat = &mut seats[game.side_to_move()];
+        let side = game.side_to_move();
+        let seat = &mut seats[side];
+        let begin = Instant::now();
+        if let Some(mv) = seat.external_move(&game) {
+            seat.time += begin.elapsed();
+            seat.moves += 1;
+            seats[side ^ 1].tell(&game, mv);
+            game.try_play(mv).expect("the engine plays legal moves");
+            moves.push(mv);
+            continue;
+        }
         let mut position = game.clone();
         if let Some(weights) = seat.player.weights {
             position.set_weights(weights);
         }
         let stop = AtomicBool::new(false);
-        let begin = Instant::now();
         let outcome = search::search(
             &position,
             &seat.player.request(threads),
@@ -146,6 +273,7 @@ fn play_game(
         seat.time += begin.elapsed();
         seat.moves += 1;
         let mv = outcome.best_move().expect("a move while the game goes on");
+        seats[side ^ 1].tell(&game, mv);
         game.try_play(mv).expect("the search plays legal moves");
         moves.push(mv);
     }
@@ -238,6 +366,7 @@ fn main() {
         workers: Vec::new(),
         time: Duration::ZERO,
         moves: 0,
+        process: None,
     });
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut results = Vec::new();
