@@ -100,7 +100,11 @@ impl Player {
             ..Limits::default()
         };
         if let Some(time) = self.movetime {
-            limits = limits.tightest(time_management::move_time(Duration::from_millis(time)));
+            let overhead = Duration::from_millis(5);
+            limits = limits.tightest(time_management::move_time(
+                Duration::from_millis(time),
+                overhead,
+            ));
         }
         SearchRequest {
             limits,
@@ -154,7 +158,10 @@ impl External {
         let mut reply = String::new();
         loop {
             let mut line = String::new();
-            let read = self.output.read_line(&mut line).expect("reading the engine");
+            let read = self
+                .output
+                .read_line(&mut line)
+                .expect("reading the engine");
             assert!(read > 0, "the engine closed its output after '{command}'");
             if line.trim().is_empty() {
                 if reply.is_empty() {

@@ -3,6 +3,7 @@
 //! Search, perft, analysis and the protocol front-ends are written once, generic over [`Game`].
 //! A game keeps its rules, its evaluation and its text notation in its own module under `games/`.
 
+use crate::levels::LevelProfile;
 use crate::transposition::TranspositionTable;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -138,12 +139,24 @@ pub struct SolveRequest<'a> {
     pub table: &'a TranspositionTable,
 }
 
+/// What the scores of a [`Solution`] measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolutionScale {
+    /// The exact final margin for the side to move, in the game's units (discs in Reversi).
+    Margin,
+    /// Search scores ([`crate::score`]): a proven win or loss decodes with
+    /// [`crate::score::decode_win`] (a threat-space solver's `win in N`).
+    Search,
+}
+
 /// An exact solution of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution<M> {
-    /// Moves with their exact final scores for the side to move, best first. Only the first is
-    /// present unless every move was asked for.
+    /// Moves with their exact scores for the side to move, best first. Only the first is present
+    /// unless every move was asked for.
     pub moves: Vec<(M, i32)>,
+    /// What the scores measure.
+    pub scale: SolutionScale,
     /// A best line, starting with the best move.
     pub pv: Vec<M>,
     /// Positions visited.
@@ -170,6 +183,31 @@ pub struct ForcedWin<M> {
     /// Plies to the end of the game, the winning move included, against the longest defence the
     /// proof saw.
     pub plies: usize,
+}
+
+/// The unit a game's evaluation counts in: `per_unit` evaluation points make one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreUnit {
+    /// Evaluation points per unit.
+    pub per_unit: i32,
+    /// Decimals worth showing.
+    pub decimals: usize,
+    /// The unit's name, plural (`discs`, `points`, `rows`).
+    pub name: &'static str,
+}
+
+impl ScoreUnit {
+    /// Raw evaluation points, shown whole.
+    pub const POINTS: ScoreUnit = ScoreUnit {
+        per_unit: 1,
+        decimals: 0,
+        name: "points",
+    };
+
+    /// `value` evaluation points in this unit.
+    pub fn convert(&self, value: i32) -> f64 {
+        value as f64 / self.per_unit as f64
+    }
 }
 
 /// A move that fits in 16 bits, so that the transposition table can store it.
@@ -274,9 +312,13 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     }
     /// The number of moves the game probably still lasts, for time management.
     fn expected_moves_left(&self) -> u32;
-    /// How search scores of this game read to a user; the default prints the raw value.
-    fn format_evaluation(&self, value: i32) -> String {
-        format!("{value:+}")
+    /// The unit of this game's evaluation, so that front-ends can show search scores in it.
+    fn score_unit(&self) -> ScoreUnit {
+        ScoreUnit::POINTS
+    }
+    /// What `level` (1 to 8) may do in this game; the default is [`crate::levels::default_profile`].
+    fn level_profile(&self, level: u8) -> LevelProfile {
+        crate::levels::default_profile(level)
     }
 
     /// How far the game is from its end for an exact solver (empty squares in Reversi), or `None`
@@ -284,8 +326,18 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn solver_distance(&self) -> Option<u32> {
         None
     }
-    /// Solves the position exactly. `None` when the game has no solver, the game is over, or the
-    /// solve was stopped.
+    /// How far from the end (see [`Game::solver_distance`]) the solver can usually finish within
+    /// `time` on `threads` threads; the engine hands a position to the solver within this reach.
+    fn solver_reach(&self, time: Option<Duration>, threads: usize) -> u32 {
+        let _ = (time, threads);
+        u32::MAX
+    }
+    /// Whether [`Game::solve`] can prove anything in this game (the `solve` command).
+    fn has_solver(&self) -> bool {
+        self.solver_distance().is_some()
+    }
+    /// Solves the position exactly. `None` when the game has no solver, the game is over, the
+    /// solver proved nothing, or the solve was stopped.
     fn solve(&self, request: &SolveRequest) -> Option<Solution<Self::Move>> {
         let _ = request;
         None

@@ -6,9 +6,9 @@ use clap::{Parser, Subcommand};
 use std::time::Instant;
 use tabula::engine::{Settings, StopSignal};
 use tabula::games;
-use tabula::games::reversi::selfplay::{SelfPlayConfig, Summary};
-use tabula::games::reversi::training::TrainConfig;
-use tabula::protocol::{self, output::Output};
+use tabula::protocol::{self, output::Output, Protocol};
+use tabula::tools::reversi_selfplay::SelfPlayConfig;
+use tabula::tools::reversi_training::TrainConfig;
 
 /// One engine for Reversi/Othello, Gomoku and Chinese Checkers. With no subcommand it speaks its
 /// GTP-like protocol on stdin/stdout (see protocol.md).
@@ -19,6 +19,10 @@ struct Cli {
     /// `reversi-train`, `none` for the hand-made evaluation, or `embedded` (the default).
     #[arg(long, global = true, default_value = "embedded")]
     weights: String,
+    /// The protocol to speak: gtp, piskvork (gomocup) or nboard. Without it the first line
+    /// chooses, and a program named pbrain-* speaks Piskvork.
+    #[arg(long, value_parser = parse_protocol)]
+    protocol: Option<Protocol>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -138,15 +142,22 @@ enum Command {
 }
 
 fn main() -> Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,tabula::info=info"),
+    )
+    .target(env_logger::Target::Stderr)
+    .init();
     let cli = Cli::parse();
     choose_weights(&cli.weights)?;
     match cli.command {
         None => {
             let stdin = std::io::BufReader::new(std::io::stdin());
-            protocol::serve(stdin, Output::stdout(), Settings::default());
+            let chosen = cli.protocol.or_else(|| {
+                std::env::args()
+                    .next()
+                    .and_then(|program| Protocol::from_program_name(&program))
+            });
+            protocol::serve(stdin, Output::stdout(), Settings::default(), chosen);
             Ok(())
         }
         Some(Command::Perft {
@@ -186,7 +197,9 @@ fn main() -> Result<()> {
             threads,
             hash,
             all_moves,
-        }) => solve_file(&file, first_number, from, to, threads, hash, all_moves),
+        }) => {
+            tabula::tools::solve_file::run(&file, first_number, from, to, threads, hash, all_moves)
+        }
         Some(Command::ReversiSelfplay {
             games,
             seed,
@@ -215,10 +228,17 @@ fn main() -> Result<()> {
                 exact_empties,
                 hash_megabytes: hash,
             };
-            selfplay(&config, &out)
+            tabula::tools::reversi_selfplay::run_to_file(&config, &out)
         }
-        Some(Command::ReversiTrain { data, out, config }) => train(&data, &out, &config),
+        Some(Command::ReversiTrain { data, out, config }) => {
+            tabula::tools::reversi_training::train_files(&data, &out, &config)
+        }
     }
+}
+
+fn parse_protocol(name: &str) -> Result<Protocol, String> {
+    Protocol::from_name(name)
+        .ok_or_else(|| format!("unknown protocol '{name}' (gtp, piskvork, nboard)"))
 }
 
 /// Installs the pattern weights named on the command line.
@@ -235,77 +255,6 @@ fn choose_weights(choice: &str) -> Result<()> {
     }
 }
 
-fn selfplay(config: &SelfPlayConfig, out: &std::path::Path) -> Result<()> {
-    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut writer = std::io::BufWriter::new(file);
-    let start = Instant::now();
-    let total = config.games;
-    let mut last_report = Instant::now();
-    let mut progress = |summary: &Summary| {
-        if last_report.elapsed().as_secs() >= 30 || summary.games == total {
-            last_report = Instant::now();
-            let elapsed = start.elapsed().as_secs_f64();
-            let remaining = elapsed / summary.games.max(1) as f64 * (total - summary.games) as f64;
-            println!(
-                "{}/{total} games, {} positions ({} exact), {elapsed:.0} s elapsed, about {remaining:.0} s left; \
-                 search {:.0} s, solver {:.0} s ({:.1} M nodes/s)",
-                summary.games,
-                summary.positions,
-                summary.exact,
-                summary.search_time.as_secs_f64(),
-                summary.solve_time.as_secs_f64(),
-                summary.solve_nodes as f64 / summary.solve_time.as_secs_f64().max(1e-9) / 1e6,
-            );
-        }
-    };
-    let summary = tabula::games::reversi::selfplay::run(config, &mut writer, &mut progress)?;
-    println!(
-        "wrote {} positions of {} games to {} in {:.1} s",
-        summary.positions,
-        summary.games,
-        out.display(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-fn train(data: &[std::path::PathBuf], out: &std::path::Path, config: &TrainConfig) -> Result<()> {
-    use tabula::games::reversi::{patterns, training};
-    let start = Instant::now();
-    let dataset = training::Dataset::load(data)?;
-    println!(
-        "read {} positions in {:.1} s",
-        dataset.len(),
-        start.elapsed().as_secs_f64()
-    );
-    let (weights, reports) = training::train(&dataset, config)?;
-    println!(
-        "{:>5} {:>7} {:>9} {:>9} {:>10} {:>10} {:>10} {:>10}",
-        "phase", "empties", "train", "held out", "train MAE", "valid MAE", "valid RMS", "mean |y|"
-    );
-    for report in &reports {
-        println!(
-            "{:>5} {:>7} {:>9} {:>9} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
-            report.phase,
-            format!("{}-{}", report.empties.0, report.empties.1),
-            report.training,
-            report.validation,
-            report.training_error,
-            report.validation_error,
-            report.validation_rms,
-            report.validation_spread,
-        );
-    }
-    std::fs::write(out, patterns::encode(&weights))
-        .with_context(|| format!("writing {}", out.display()))?;
-    println!(
-        "wrote {} in {:.1} s (errors in discs)",
-        out.display(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
 fn bench(settings: &tabula::bench::BenchSettings) {
     let lines = tabula::bench::run(settings);
     let (mut nodes, mut seconds) = (0u64, 0f64);
@@ -315,7 +264,9 @@ fn bench(settings: &tabula::bench::BenchSettings) {
             "{:<22} {:>6} {:>9} {:>14} nodes {:>9.3} s {:>12.0} nodes/s",
             line.label,
             line.best_move,
-            line.score,
+            line.score.map_or("-".to_string(), |score| {
+                tabula::protocol::gtp::format_score(&score, line.unit)
+            }),
             line.nodes,
             time,
             line.nodes as f64 / time.max(1e-9)
@@ -328,99 +279,6 @@ fn bench(settings: &tabula::bench::BenchSettings) {
         nodes as f64 / seconds.max(1e-9),
         settings.threads
     );
-}
-
-#[allow(clippy::too_many_arguments)]
-fn solve_file(
-    file: &std::path::Path,
-    first_number: usize,
-    from: Option<usize>,
-    to: Option<usize>,
-    threads: usize,
-    hash: usize,
-    all_moves: bool,
-) -> Result<()> {
-    use std::sync::atomic::AtomicBool;
-    use tabula::game::{Game, SolveRequest};
-    use tabula::games::reversi::obf;
-    use tabula::transposition::TranspositionTable;
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let positions = obf::parse_file(&text)?;
-    let table = TranspositionTable::new(hash);
-    let stop = AtomicBool::new(false);
-    let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
-    println!(
-        "{:>4} {:>7} {:>5} {:>6} {:>8} {:>10} {:>14} {:>12}  check",
-        "#", "empties", "move", "score", "expected", "time (s)", "nodes", "nodes/s"
-    );
-    for (index, entry) in positions.iter().enumerate() {
-        let number = first_number + index;
-        if from.is_some_and(|from| number < from) || to.is_some_and(|to| number > to) {
-            continue;
-        }
-        table.clear();
-        let start = Instant::now();
-        let request = SolveRequest {
-            stop: &stop,
-            threads,
-            start,
-            hard_time: None,
-            all_moves,
-            table: &table,
-        };
-        let solution = entry
-            .position
-            .solve(&request)
-            .context("the position is already finished")?;
-        let seconds = start.elapsed().as_secs_f64();
-        let (best, score) = solution.moves[0];
-        let written = entry.position.format_move(best);
-        let expected = entry.best_score();
-        let score_ok = expected.is_none_or(|expected| expected == score);
-        let move_ok = entry.best_moves().is_empty() || entry.best_moves().contains(&written);
-        let mut check = if score_ok && move_ok {
-            "ok".to_string()
-        } else {
-            "WRONG".to_string()
-        };
-        if all_moves {
-            for (mv, known) in &entry.scores {
-                let found = solution.moves.iter().find(|(candidate, _)| {
-                    entry
-                        .position
-                        .format_move(*candidate)
-                        .eq_ignore_ascii_case(mv)
-                });
-                if found.map(|&(_, value)| value) != Some(*known) {
-                    check = format!(
-                        "WRONG ({mv}: expected {known:+}, found {:?})",
-                        found.map(|f| f.1)
-                    );
-                }
-            }
-        }
-        if !check.starts_with("ok") {
-            failures += 1;
-        }
-        total_nodes += solution.nodes;
-        total_time += seconds;
-        println!(
-            "{number:>4} {:>7} {written:>5} {score:>+6} {:>8} {seconds:>10.3} {:>14} {:>12.0}  {check}",
-            entry.position.empties(),
-            expected.map_or("?".to_string(), |e| format!("{e:+}")),
-            solution.nodes,
-            solution.nodes as f64 / seconds.max(1e-9),
-        );
-    }
-    println!(
-        "total {total_time:.3} s, {total_nodes} nodes, {:.0} nodes/s, {failures} wrong",
-        total_nodes as f64 / total_time.max(1e-9)
-    );
-    if failures > 0 {
-        bail!("{failures} positions solved wrongly");
-    }
-    Ok(())
 }
 
 fn perft(
@@ -438,7 +296,7 @@ fn perft(
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let options = games::parse_options(&words)?;
     let stop = std::sync::Arc::new(StopSignal::default());
-    let mut session = games::new_session(game, &options, Settings::default(), stop)
+    let mut session = tabula::engine::new_session(game, &options, Settings::default(), stop, None)
         .with_context(|| format!("cannot set up {game}"))?;
     if let Some(position) = position {
         session.set_position(position)?;
@@ -465,7 +323,7 @@ fn perft(
         total_leaves as f64 / total_time.max(1e-9)
     );
     if divide {
-        for (mv, count) in session.divide(depth) {
+        for (mv, count) in session.divide(depth)?.moves {
             println!("{mv} {count}");
         }
     }

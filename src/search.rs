@@ -13,7 +13,7 @@ use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
 use crate::transposition::{Bound, TranspositionTable};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Half-width of the first aspiration window, in score units.
@@ -73,6 +73,8 @@ pub struct RootLine<M> {
     pub score: i32,
     /// Whether `score` is exact; otherwise it is an upper bound (the move was refuted).
     pub exact: bool,
+    /// The depth of the last iteration that searched this move; 0 before any has.
+    pub depth: u32,
     /// The principal variation, starting with `mv`.
     pub pv: Vec<M>,
 }
@@ -82,8 +84,11 @@ pub struct RootLine<M> {
 pub struct Iteration<M> {
     /// The iteration's depth.
     pub depth: u32,
-    /// Root moves, best first.
+    /// Root moves, best first. A stopped iteration can count (see [`search`]); then the moves it
+    /// did not reach keep the score and depth of the last iteration that searched them.
     pub lines: Vec<RootLine<M>>,
+    /// The deepest ply any thread reached so far.
+    pub selective_depth: u32,
     /// Nodes searched so far, over all threads.
     pub nodes: u64,
     /// Time since the search began.
@@ -128,6 +133,8 @@ pub struct Worker<G: Game> {
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     unreported: u64,
+    /// The deepest ply this thread reached since it last reported.
+    selective_depth: usize,
     /// Set while the main thread runs its first iteration, which ignores `stop` so that every
     /// search has a move to give.
     must_finish: bool,
@@ -143,6 +150,7 @@ impl<G: Game> Default for Worker<G> {
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             nodes: 0,
             unreported: 0,
+            selective_depth: 0,
             must_finish: false,
         }
     }
@@ -158,6 +166,7 @@ struct Shared<'a> {
     table: &'a TranspositionTable,
     stop: &'a AtomicBool,
     nodes: AtomicU64,
+    selective_depth: AtomicU32,
     start: Instant,
     limits: Limits,
     root_player: Player,
@@ -205,6 +214,7 @@ pub fn search<G: Game>(
         table,
         stop,
         nodes: AtomicU64::new(0),
+        selective_depth: AtomicU32::new(0),
         start,
         limits: request.limits,
         root_player,
@@ -230,12 +240,14 @@ pub fn search<G: Game>(
             mv: root_moves[0],
             score: 0,
             exact: false,
+            depth: 0,
             pv: vec![root_moves[0]],
         };
         return SearchOutcome {
             best: Some(Iteration {
                 depth: 0,
                 lines: vec![line],
+                selective_depth: 0,
                 nodes: 0,
                 elapsed: start.elapsed(),
             }),
@@ -324,8 +336,10 @@ fn prove_root<G: Game>(
             mv,
             score: score::win_in(win.plies, 0),
             exact: true,
+            depth: win.plies as u32,
             pv: win.line,
         }],
+        selective_depth: win.plies as u32,
         nodes: 0,
         elapsed: start.elapsed(),
     };
@@ -350,6 +364,7 @@ fn iterate<G: Game>(
 ) -> Option<Iteration<G::Move>> {
     worker.nodes = 0;
     worker.unreported = 0;
+    worker.selective_depth = 0;
     worker.killers.clear();
     let mut lines: Vec<RootLine<G::Move>> = order_root(root, root_moves, shared, worker);
     let multi_pv = request.multi_pv.clamp(1, lines.len());
@@ -359,6 +374,7 @@ fn iterate<G: Game>(
         .unwrap_or(MAX_PLY as u32 - 1)
         .clamp(1, MAX_PLY as u32 - 1);
     let mut completed: Option<Iteration<G::Move>> = None;
+    let mut stability = Stability::default();
     let mut depth = 1 + (thread % 2) as u32;
     while depth <= max_depth {
         worker.must_finish = thread == 0 && completed.is_none();
@@ -375,17 +391,26 @@ fn iterate<G: Game>(
         };
         if !finished {
             // A stopped iteration still counts when the last best move was searched in it and
-            // another move scored exactly above it.
+            // the best move so far has an exact score at the new depth: either the last best
+            // move confirmed one ply deeper, or another move that beat it. (With several lines
+            // wanted, only a new best move counts: the other lines would mix depths.) The moves
+            // it did not reach keep their scores and depths from the iteration before.
             if thread == 0 {
                 if let (Some(done), Some(first)) = (&completed, lines.first()) {
                     let previous_best = done.lines[0].mv;
                     let previous_searched = lines
                         .iter()
-                        .any(|line| line.mv == previous_best && line.score > -INFINITY);
-                    if first.exact && first.mv != previous_best && previous_searched {
+                        .any(|line| line.mv == previous_best && line.depth == depth);
+                    if first.exact
+                        && first.depth == depth
+                        && (first.mv != previous_best || multi_pv == 1)
+                        && previous_searched
+                    {
+                        flush_nodes(worker, shared);
                         let mut partial = done.clone();
                         partial.lines = lines.clone();
                         partial.nodes = shared.nodes.load(Ordering::Relaxed);
+                        partial.selective_depth = shared.selective_depth.load(Ordering::Relaxed);
                         partial.elapsed = shared.start.elapsed();
                         completed = Some(partial);
                     }
@@ -393,22 +418,32 @@ fn iterate<G: Game>(
             }
             break;
         }
+        flush_nodes(worker, shared);
         let iteration = Iteration {
             depth,
             lines: lines.clone(),
-            nodes: shared.nodes.load(Ordering::Relaxed) + worker.unreported,
+            selective_depth: shared.selective_depth.load(Ordering::Relaxed),
+            nodes: shared.nodes.load(Ordering::Relaxed),
             elapsed: shared.start.elapsed(),
         };
         if thread == 0 {
             report(&iteration);
         }
         let best_score = iteration.lines[0].score;
+        if thread == 0 {
+            stability.update(&iteration, completed.as_ref());
+        }
         completed = Some(iteration);
         if thread == 0 {
-            let soft_passed = shared
-                .limits
-                .soft_time
-                .is_some_and(|soft| shared.start.elapsed() >= soft);
+            // A soft limit below the hard one is a budget from a clock, where time saved now is
+            // there for later moves: stretch or shrink it by how settled the search is.
+            let soft_passed = shared.limits.soft_time.is_some_and(|soft| {
+                let soft = match shared.limits.hard_time {
+                    Some(hard) if soft < hard => soft.mul_f64(stability.factor()).min(hard),
+                    _ => soft,
+                };
+                shared.start.elapsed() >= soft
+            });
             // A proven result within the searched depth cannot change with more depth, unless
             // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
@@ -425,6 +460,50 @@ fn iterate<G: Game>(
     worker.must_finish = false;
     flush_nodes(worker, shared);
     completed
+}
+
+/// How settled the search looks, to spend more of the soft time budget where the best move or its
+/// score is still moving and less where it has been the same for a while.
+#[derive(Default)]
+struct Stability {
+    /// Grows by one when the best move changes and halves every iteration.
+    changes: f64,
+    /// Iterations the best move has stayed the same.
+    unchanged: u32,
+    /// Whether the best score just fell noticeably.
+    falling: bool,
+}
+
+/// A drop of the best score by this much (in evaluation points) counts as falling.
+const FALLING_SCORE: i32 = 30;
+
+impl Stability {
+    fn update<M: PartialEq>(&mut self, iteration: &Iteration<M>, previous: Option<&Iteration<M>>) {
+        self.changes /= 2.0;
+        let Some(previous) = previous else {
+            return;
+        };
+        let (now, before) = (&iteration.lines[0], &previous.lines[0]);
+        if now.mv == before.mv {
+            self.unchanged += 1;
+        } else {
+            self.changes += 1.0;
+            self.unchanged = 0;
+        }
+        self.falling = now.score + FALLING_SCORE < before.score;
+    }
+
+    /// The factor to stretch (or shrink) the soft time by.
+    fn factor(&self) -> f64 {
+        let mut factor = 1.0 + 0.6 * self.changes;
+        if self.falling {
+            factor *= 1.3;
+        }
+        if self.unchanged >= 4 {
+            factor *= 0.7;
+        }
+        factor.clamp(0.5, 2.5)
+    }
 }
 
 /// Root moves ordered by the game's hints, each with a zero score.
@@ -459,6 +538,7 @@ fn order_root<G: Game>(
             mv,
             score: -INFINITY,
             exact: false,
+            depth: 0,
             pv: vec![mv],
         })
         .collect()
@@ -499,7 +579,8 @@ fn aspiration<G: Game>(
 }
 
 /// One iteration at the root. With `multi_pv` above one, the best `multi_pv` moves get exact scores.
-/// Returns false when stopped; the lines are re-sorted best first either way.
+/// Returns false when stopped; the lines are re-sorted best first either way, and the moves not
+/// searched (after a stop or a fail-high) keep what the last iteration that searched them found.
 #[allow(clippy::too_many_arguments)]
 fn search_root<G: Game>(
     worker: &mut Worker<G>,
@@ -555,6 +636,7 @@ fn search_root<G: Game>(
         }
         searched += 1;
         line.score = value;
+        line.depth = depth as u32;
         line.exact = value > floor && value < beta;
         line.pv.clear();
         line.pv.push(mv);
@@ -573,10 +655,6 @@ fn search_root<G: Game>(
         }
     }
     // Unsearched moves keep their old order below the searched ones.
-    for line in &mut lines[searched..] {
-        line.score = -INFINITY;
-        line.exact = false;
-    }
     lines[..searched].sort_by_key(|line| std::cmp::Reverse(line.score));
     !interrupted
 }
@@ -608,6 +686,9 @@ fn child<G: Game>(
 
 fn flush_nodes<G: Game>(worker: &mut Worker<G>, shared: &Shared) {
     shared.nodes.fetch_add(worker.unreported, Ordering::Relaxed);
+    shared
+        .selective_depth
+        .fetch_max(worker.selective_depth as u32, Ordering::Relaxed);
     worker.unreported = 0;
 }
 
@@ -668,6 +749,7 @@ fn negamax<G: Game>(
     worker.pv[ply].clear();
     worker.nodes += 1;
     worker.unreported += 1;
+    worker.selective_depth = worker.selective_depth.max(ply);
     if worker.unreported >= CHECK_INTERVAL {
         flush_nodes(worker, shared);
         let over_nodes = shared

@@ -21,12 +21,39 @@
 //! reads as a miss. A stored move is still only a hint: the search checks it against the legal moves
 //! before playing it, so even an undetected collision cannot corrupt a position.
 //!
+//! # Clearing
+//! Clearing a table of gigabytes word by word takes seconds, so [`TranspositionTable::clear`]
+//! only draws a new salt, which is mixed into every key: entries written before read as misses
+//! (except with chance 2^-64 each) and, marked as old by a jump in the generation, are the first
+//! to be replaced.
+//!
+//! # Memory
+//! The table is allocated zeroed in one piece, which the system gives lazily; a request larger
+//! than the memory the machine has available, or one the allocator refuses, is an error and not
+//! an abort.
+//!
 //! # Replacement
 //! An entry with the same key is overwritten unless it holds a deeper result of the same search
 //! that the new one cannot improve on. Otherwise the entry of the bucket with the lowest
 //! `depth - 4 * age` is replaced, where age counts searches since the entry was written.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Why a table could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The machine has less memory available than the table needs.
+    #[error("a {megabytes} MB table needs more memory than the {available} MB available")]
+    NotEnoughMemory {
+        /// The size asked for.
+        megabytes: usize,
+        /// The memory available, in MB.
+        available: u64,
+    },
+    /// The allocator refused.
+    #[error("cannot allocate a {0} MB table")]
+    AllocationFailed(usize),
+}
 
 /// What kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,45 +97,86 @@ struct Bucket {
 pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
+    salt: AtomicU64,
 }
 
 /// The bucket array. Probes land at random, so with 4 KiB pages nearly every probe of a large
-/// table also misses the TLB: tables of 2 MiB and more are aligned to 2 MiB and, on Linux, asked
-/// for transparent huge pages (`madvise`; the kernel may refuse, which only costs speed).
+/// table also misses the TLB: on Linux, tables of 2 MiB and more are mapped straight from the
+/// system, aligned to 2 MiB and asked for transparent huge pages (`madvise`; the kernel may refuse,
+/// which only costs speed). The system maps such memory zeroed and lazily, page by page, so a
+/// table of any size is ready at once.
 struct Buckets {
     pointer: std::ptr::NonNull<Bucket>,
     count: usize,
+    memory: Memory,
+}
+
+/// Where the buckets live, for freeing them.
+enum Memory {
+    /// From the global allocator with this layout.
+    Heap(std::alloc::Layout),
+    /// An anonymous mapping of this many bytes at this address.
+    #[cfg(target_os = "linux")]
+    Mapped {
+        base: *mut libc::c_void,
+        length: usize,
+    },
 }
 
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Buckets {
-    fn new(count: usize) -> Buckets {
-        let layout = Buckets::layout(count);
-        // Safety: the layout's size is at least one bucket.
-        let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(pointer) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+    /// `count` empty buckets, or `None` when the system refuses the memory.
+    fn new(count: usize) -> Option<Buckets> {
+        let size = count.checked_mul(std::mem::size_of::<Bucket>())?;
         #[cfg(target_os = "linux")]
-        if layout.align() == HUGE_PAGE {
-            // Safety: advice about memory this allocation owns; it changes no contents.
-            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        if size >= HUGE_PAGE {
+            return Buckets::map(count, size);
         }
-        // Safety: the allocation is `layout.size()` bytes long, and all-zero words are empty
-        // slots. Writing them also faults the pages in, after the advice.
-        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        Buckets { pointer, count }
+        let layout =
+            std::alloc::Layout::from_size_align(size, std::mem::align_of::<Bucket>()).ok()?;
+        // Safety: the layout's size is at least one bucket. All-zero words are empty slots.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let pointer = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
+        Some(Buckets {
+            pointer,
+            count,
+            memory: Memory::Heap(layout),
+        })
     }
 
-    fn layout(count: usize) -> std::alloc::Layout {
-        let size = count * std::mem::size_of::<Bucket>();
-        let align = if size >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<Bucket>()
+    /// Maps `size` bytes for `count` buckets, 2 MiB aligned, with huge pages advised.
+    #[cfg(target_os = "linux")]
+    fn map(count: usize, size: usize) -> Option<Buckets> {
+        let length = size.checked_add(HUGE_PAGE)?;
+        // Safety: an anonymous private mapping owns no existing memory; the result is checked.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                length,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
         };
-        std::alloc::Layout::from_size_align(size, align).expect("the table size fits in memory")
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        let offset = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
+        // Safety: `offset` is less than 2 MiB, so the aligned start and `size` bytes after it lie
+        // inside the mapping; the advice changes no contents. Fresh anonymous memory reads as
+        // zero, which is an empty slot.
+        let start = unsafe {
+            let start = base.cast::<u8>().add(offset);
+            libc::madvise(start.cast(), size, libc::MADV_HUGEPAGE);
+            start
+        };
+        Some(Buckets {
+            pointer: std::ptr::NonNull::new(start.cast::<Bucket>())?,
+            count,
+            memory: Memory::Mapped { base, length },
+        })
     }
 }
 
@@ -123,8 +191,17 @@ impl std::ops::Deref for Buckets {
 
 impl Drop for Buckets {
     fn drop(&mut self) {
-        // Safety: allocated in `new` with this same layout.
-        unsafe { std::alloc::dealloc(self.pointer.as_ptr().cast(), Buckets::layout(self.count)) };
+        match self.memory {
+            // Safety: allocated in `new` with this same layout.
+            Memory::Heap(layout) => unsafe {
+                std::alloc::dealloc(self.pointer.as_ptr().cast(), layout)
+            },
+            // Safety: mapped in `map` with this base and length, and unmapped only here.
+            #[cfg(target_os = "linux")]
+            Memory::Mapped { base, length } => unsafe {
+                libc::munmap(base, length);
+            },
+        }
     }
 }
 
@@ -135,14 +212,49 @@ unsafe impl Sync for Buckets {}
 const GENERATION_MASK: u64 = 0x1F;
 const MEGABYTE: usize = 1 << 20;
 
+/// The memory the system could still give, in bytes (Linux's `MemAvailable`), if it says.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text
+        .lines()
+        .find(|line| line.starts_with("MemAvailable:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
 impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; front-ends use [`TranspositionTable::try_new`].
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes * MEGABYTE / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: Buckets::new(count),
-            generation: AtomicU8::new(0),
+        TranspositionTable::try_new(megabytes).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A table of about `megabytes` MB (at least one bucket).
+    ///
+    /// # Errors
+    /// [`TableError::NotEnoughMemory`] when the machine has less memory available than asked
+    /// for, and [`TableError::AllocationFailed`] when the allocator refuses.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableError> {
+        let bytes = megabytes
+            .checked_mul(MEGABYTE)
+            .ok_or(TableError::AllocationFailed(megabytes))?;
+        if let Some(available) = available_memory() {
+            if bytes as u64 > available {
+                return Err(TableError::NotEnoughMemory {
+                    megabytes,
+                    available: available / MEGABYTE as u64,
+                });
+            }
         }
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = Buckets::new(count).ok_or(TableError::AllocationFailed(megabytes))?;
+        Ok(TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+            salt: AtomicU64::new(0),
+        })
     }
 
     /// The size in bytes.
@@ -150,15 +262,22 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// Forgets everything.
+    /// Forgets everything, in constant time (see the module's notes on clearing).
     pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
-            for slot in &bucket.slots {
-                slot.check.store(0, Ordering::Relaxed);
-                slot.data.store(0, Ordering::Relaxed);
-            }
-        }
-        self.generation.store(0, Ordering::Relaxed);
+        // A new odd multiplier-derived salt each time; 0 stays the salt of a fresh table.
+        let salt = self.salt.load(Ordering::Relaxed);
+        self.salt.store(
+            salt.wrapping_add(0x9E37_79B9_7F4A_7C15) | 1,
+            Ordering::Relaxed,
+        );
+        // Old entries look half the generation cycle old, so that they are replaced first.
+        let next = (self.generation.load(Ordering::Relaxed) + 16) & GENERATION_MASK as u8;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    /// The key as stored: salted, so that clearing invalidates every entry at once.
+    fn salted(&self, key: u64) -> u64 {
+        key ^ self.salt.load(Ordering::Relaxed)
     }
 
     /// Starts a new search: older entries age and become easier to replace.
@@ -177,7 +296,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let address = self.bucket(key) as *const Bucket as *const i8;
+            let address = self.bucket(self.salted(key)) as *const Bucket as *const i8;
             // Safety: prefetching is a hint and never faults, whatever the address.
             unsafe { std::arch::x86_64::_mm_prefetch(address, std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -187,6 +306,7 @@ impl TranspositionTable {
 
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        let key = self.salted(key);
         for slot in &self.bucket(key).slots {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed);
@@ -208,6 +328,7 @@ impl TranspositionTable {
         depth: u8,
         bound: Bound,
     ) {
+        let key = self.salted(key);
         let generation = self.generation.load(Ordering::Relaxed) as u64;
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];
@@ -322,6 +443,32 @@ mod tests {
         assert_eq!(table.probe(42).unwrap().move_code, Some(7), "move kept");
         table.clear();
         assert_eq!(table.probe(42), None);
+        table.store(42, Some(9), 5, 0, 1, Bound::Exact);
+        assert_eq!(table.probe(42).unwrap().move_code, Some(9));
+    }
+
+    #[test]
+    fn cleared_entries_are_replaced_first() {
+        let table = TranspositionTable::new(0);
+        for key in 1..=4u64 {
+            table.store(key, None, 0, 0, 60, Bound::Exact);
+        }
+        table.clear();
+        table.store(5, None, 0, 0, 1, Bound::Exact);
+        table.store(6, None, 0, 0, 1, Bound::Exact);
+        assert!(table.probe(5).is_some() && table.probe(6).is_some());
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors() {
+        assert!(TranspositionTable::try_new(usize::MAX / 2).is_err());
+        if let Some(available) = available_memory() {
+            let too_big = (available / MEGABYTE as u64) as usize + 1024;
+            assert!(matches!(
+                TranspositionTable::try_new(too_big),
+                Err(TableError::NotEnoughMemory { .. })
+            ));
+        }
     }
 
     #[test]

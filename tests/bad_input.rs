@@ -7,6 +7,7 @@ use tabula::engine::{Settings, StopSignal};
 use tabula::protocol::gtp::Gtp;
 use tabula::protocol::input::{classify, Input};
 use tabula::protocol::output::Captured;
+use tabula::protocol::{FrontEnd, Protocol};
 
 /// `solve` is left out: from an early position it runs until stopped, as it should.
 const WORDS: &[&str] = &[
@@ -38,6 +39,13 @@ const WORDS: &[&str] = &[
     "frob",
     "PLAY",
     "stop",
+    "quit",
+    "yxstop",
+    "end",
+    "set_option hash",
+    "set_option threads",
+    "list_options",
+    "moves",
 ];
 
 const ARGUMENTS: &[&str] = &[
@@ -51,6 +59,10 @@ const ARGUMENTS: &[&str] = &[
     "3",
     "-1",
     "99999999999999999999",
+    "65536",
+    "30000",
+    "1048576",
+    "256",
     "d3",
     "c4",
     "D3",
@@ -137,17 +149,17 @@ proptest! {
         for raw in lines {
             let before_position = gtp.session().position();
             let before_game = gtp.session().game_name();
-            match classify(&raw, true) {
+            match classify(&raw, true, Protocol::Gtp) {
                 None => {
                     prop_assert_eq!(buffer.take(), "", "an ignored line must not be answered");
                     continue;
                 }
-                Some(Input::Line(line)) => {
+                Some(Input::Line { text, .. }) => {
                     // A quit would end a real session; here it only must answer.
-                    gtp.respond(&line);
+                    gtp.respond(&text);
                 }
                 Some(Input::Bad { id, reason }) => gtp.refuse(id.as_deref(), &reason),
-                Some(Input::End) => unreachable!(),
+                Some(other) => unreachable!("{other:?}"),
             }
             let reply = buffer.take();
             prop_assert_eq!(reply_count(&reply), 1, "one reply per line: {:?}", reply);

@@ -372,9 +372,16 @@ fn notation_moves_and_board_commands() {
         ("play 1 5-122", "malformed move '5-122'"),
         ("play 1 0-5", "malformed move '0-5'"),
         ("play 1 5", "malformed move '5'"),
+        (
+            "play 1 1-1",
+            "illegal move 1-1: a move must end on another hole than the one it starts from",
+        ),
         ("play 2 113-104", "it is player 1's turn, not player 2's"),
         ("genmove 2", "it is player 1's turn, not player 2's"),
-        ("boardsize 10", "chinese-checkers has a fixed board"),
+        (
+            "boardsize 10",
+            "unacceptable size: chinese-checkers has a fixed board",
+        ),
     ];
     for (command, message) in refusals {
         assert_eq!(engine.error(command), message, "{command}");
@@ -401,7 +408,7 @@ fn notation_moves_and_board_commands() {
     assert!(engine
         .ok("showboard")
         .contains("player 1 to move, ply 0 of at most 1000"));
-    assert_eq!(engine.error("undo"), "no move to undo");
+    assert_eq!(engine.error("undo"), "cannot undo: no move to take back");
     engine.quit();
 }
 
@@ -593,7 +600,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         ),
         (
             "boardsize 10".to_string(),
-            "chinese-checkers has a fixed board",
+            "unacceptable size: chinese-checkers has a fixed board",
         ),
         ("solve".to_string(), "chinese-checkers has no exact solver"),
         ("time_left 4 10 0".to_string(), "unknown player '4'"),

@@ -226,7 +226,13 @@ fn solve_and_exact_analysis_through_the_protocol() {
     let first = FFORUM_1_19.lines().next().unwrap();
     let board = first.split(';').next().unwrap();
     engine.ok(&format!("setposition {board}"));
-    assert_eq!(engine.ok("solve"), "g8 +18");
+    let solved = engine.ok("solve");
+    assert!(solved.starts_with("g8 +18 pv g8 "), "{solved}");
+    // The line is a sequence of legal moves from the position.
+    for mv in solved.split(" pv ").nth(1).unwrap().split(' ') {
+        engine.ok(&format!("play {mv}"));
+    }
+    engine.ok(&format!("setposition {board}"));
     let analysis = engine.ok("analyze 3");
     let lines: Vec<&str> = analysis.lines().collect();
     assert_eq!(lines.len(), 3);

@@ -1,12 +1,16 @@
 //! The games Tabula plays, each in its own module, and the registry that creates them by name.
+//!
+//! The registry knows only games: it hands a new game to a [`GameVisitor`] with its concrete type, and
+//! the engine (a layer above) builds its sessions that way.
 
 pub mod chinese_checkers;
 pub mod gomoku;
 pub mod reversi;
 
-use crate::engine::{Engine, EngineError, Session, Settings, StopSignal};
-use crate::game::GameError;
-use std::sync::Arc;
+use crate::game::{Game, GameError};
+
+/// Makes a game from `key=value` options.
+pub type Constructor = fn(&[(String, String)]) -> Result<AnyGame, GameError>;
 
 /// A game the registry can create.
 pub struct GameEntry {
@@ -16,6 +20,46 @@ pub struct GameEntry {
     pub aliases: &'static [&'static str],
     /// A summary of the options it takes, for documentation (`list_games` prints only names).
     pub options: &'static str,
+    /// Creates the game from `key=value` options (aliases' options already added).
+    pub create: Constructor,
+    /// The positions `tabula bench` searches.
+    pub bench: fn() -> Bench,
+}
+
+/// What `tabula bench` searches in one game: fixed positions to a fixed depth.
+pub struct Bench {
+    /// The positions, in order.
+    pub positions: Vec<AnyGame>,
+    /// The depth each is searched to, unless the command line says otherwise.
+    pub depth: u32,
+}
+
+/// Plays a fixed move sequence from `start`.
+///
+/// # Panics
+/// On a malformed or illegal move: the sequences are fixed and known to be legal.
+pub fn replay<G: Game>(start: &G, moves: &str) -> G {
+    let mut position = start.clone();
+    for text in moves.split_whitespace() {
+        let mv = position.parse_move(text).expect("a fixed move parses");
+        position.try_play(mv).expect("a fixed move is legal");
+    }
+    position
+}
+
+/// The position a fixed pseudo-random playout of `plies` plies reaches from `start`.
+pub fn playout<G: Game>(start: &G, plies: usize, seed: u64) -> G {
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        position.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let pick = crate::zobrist::mix(seed ^ ply as u64) as usize % moves.len();
+        position.play_unchecked(moves[pick]);
+    }
+    position
 }
 
 /// Aliases that also choose an option, as `(alias, key, value)`: `set_game renju` is Gomoku under
@@ -28,16 +72,44 @@ pub const GAMES: &[GameEntry] = &[
         name: "reversi",
         aliases: &["othello"],
         options: "size=4..16 (even, default 8)",
+        create: reversi,
+        bench: || Bench {
+            positions: reversi::bench_positions()
+                .into_iter()
+                .map(AnyGame::Reversi)
+                .collect(),
+            depth: 13,
+        },
     },
     GameEntry {
         name: "gomoku",
         aliases: &["gobang", "renju", "five-in-a-row"],
         options: "size=5..22 (default 15) rule=freestyle|standard|renju",
+        create: |options| Ok(AnyGame::Gomoku(gomoku::Gomoku::from_options(options)?)),
+        bench: || Bench {
+            positions: gomoku::bench_positions()
+                .into_iter()
+                .map(AnyGame::Gomoku)
+                .collect(),
+            depth: 6,
+        },
     },
     GameEntry {
         name: "chinese-checkers",
         aliases: &["chinese_checkers", "chinesecheckers", "halma", "sternhalma"],
         options: "players=2|3|4|6 jumps=standard|long max_moves=N",
+        create: |options| {
+            Ok(AnyGame::ChineseCheckers(
+                chinese_checkers::ChineseCheckers::from_options(options)?,
+            ))
+        },
+        bench: || Bench {
+            positions: chinese_checkers::bench_positions()
+                .into_iter()
+                .map(AnyGame::ChineseCheckers)
+                .collect(),
+            depth: 6,
+        },
     },
 ];
 
@@ -89,11 +161,7 @@ pub fn check_keys(
     }
 }
 
-fn reversi_session(
-    options: &[(String, String)],
-    settings: Settings,
-    stop: Arc<StopSignal>,
-) -> Result<Box<dyn Session>, EngineError> {
+fn reversi(options: &[(String, String)]) -> Result<AnyGame, GameError> {
     check_keys("reversi", options, &["size"])?;
     let size = match options.iter().find(|(key, _)| key == "size") {
         None => 8,
@@ -102,27 +170,55 @@ fn reversi_session(
         })?,
     };
     if size == 8 {
-        Ok(Box::new(Engine::new(
-            reversi::Reversi::new(),
-            settings,
-            stop,
-        )))
+        Ok(AnyGame::Reversi(reversi::Reversi::new()))
     } else {
-        let board = reversi::general::GeneralReversi::new(size)?;
-        Ok(Box::new(Engine::new(board, settings, stop)))
+        Ok(AnyGame::GeneralReversi(
+            reversi::general::GeneralReversi::new(size)?,
+        ))
     }
 }
 
-/// Creates a session for the game `name` with `key=value` options.
+/// A game of any kind, as the registry creates it; [`AnyGame::visit`] hands it on with its type.
+/// Made once per session, so the size of its largest variant does not matter.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum AnyGame {
+    /// 8x8 Reversi on bitboards.
+    Reversi(reversi::Reversi),
+    /// Reversi on another board size.
+    GeneralReversi(reversi::general::GeneralReversi),
+    /// Gomoku under any rule.
+    Gomoku(gomoku::Gomoku),
+    /// Chinese Checkers for any number of players.
+    ChineseCheckers(chinese_checkers::ChineseCheckers),
+}
+
+/// Work to do with a game of any type: the registry hands the game to [`GameVisitor::visit`]
+/// with its concrete type, so that generic code (an engine, a benchmark) can take it.
+pub trait GameVisitor {
+    /// What the work gives.
+    type Output;
+    /// Does the work on `game`.
+    fn visit<G: Game>(self, game: G) -> Self::Output;
+}
+
+impl AnyGame {
+    /// Hands the game to `visitor` with its concrete type.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            AnyGame::Reversi(game) => visitor.visit(game),
+            AnyGame::GeneralReversi(game) => visitor.visit(game),
+            AnyGame::Gomoku(game) => visitor.visit(game),
+            AnyGame::ChineseCheckers(game) => visitor.visit(game),
+        }
+    }
+}
+
+/// Creates the game `name` with `key=value` options, in its start position.
 ///
 /// # Errors
-/// An unknown game or an invalid option.
-pub fn new_session(
-    name: &str,
-    options: &[(String, String)],
-    settings: Settings,
-    stop: Arc<StopSignal>,
-) -> Result<Box<dyn Session>, EngineError> {
+/// [`GameError::InvalidOption`] for an unknown game or an invalid option.
+pub fn create(name: &str, options: &[(String, String)]) -> Result<AnyGame, GameError> {
     let lower = name.to_ascii_lowercase();
     let mut options = options.to_vec();
     for &(alias, key, value) in ALIAS_OPTIONS {
@@ -130,24 +226,18 @@ pub fn new_session(
             options.insert(0, (key.to_string(), value.to_string()));
         }
     }
-    let options = options.as_slice();
-    match canonical_name(name) {
-        Some("reversi") => reversi_session(options, settings, stop),
-        Some("gomoku") => {
-            let game = gomoku::Gomoku::from_options(options)?;
-            Ok(Box::new(Engine::new(game, settings, stop)))
-        }
-        Some("chinese-checkers") => {
-            let game = chinese_checkers::ChineseCheckers::from_options(options)?;
-            Ok(Box::new(Engine::new(game, settings, stop)))
-        }
-        _ => Err(EngineError::Unsupported(format!(
-            "unknown game '{name}' (known: {})",
-            GAMES
-                .iter()
-                .map(|entry| entry.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
+    let entry = GAMES
+        .iter()
+        .find(|entry| entry.name == lower || entry.aliases.contains(&lower.as_str()))
+        .ok_or_else(|| {
+            GameError::InvalidOption(format!(
+                "unknown game '{name}' (known: {})",
+                GAMES
+                    .iter()
+                    .map(|entry| entry.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    (entry.create)(&options)
 }

@@ -1,22 +1,37 @@
-//! Tabula's own protocol: GTP framing with commands for every game (see `protocol.md`).
+//! Tabula's own protocol: GTP framing with commands for every game (see `protocol.md`). GTP GUIs
+//! for Othello (Quarry) drive it too: it reads their pass spellings and game names and answers
+//! with GTP's standard error texts where GTP has them.
 //!
 //! The command table is declared once; it drives dispatch, argument checks, `list_commands` and
 //! `known_command`. Every handler returns a typed error, which becomes a `?` reply, and the session
 //! goes on.
 
+use super::input::{split_id, Interrupt};
 use super::output::Output;
-use crate::engine::{AnalysisLine, EngineError, InfoMode, Session, Settings, StopSignal};
-use crate::game::GameError;
+use super::{Flow, FrontEnd};
+use crate::engine::{
+    new_session, options, Bound, EngineError, InfoMode, Mode, Report, Request, Score, Session,
+    Settings, StopSignal,
+};
+use crate::game::{GameError, ScoreUnit};
 use crate::games;
+use crate::time_management::TimeLeft;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The lines that interrupt a search: `stop` stops it, `quit` closes the input.
+pub const INTERRUPTS: &[(&str, Interrupt)] =
+    &[("stop", Interrupt::Stop), ("quit", Interrupt::Quit)];
 
 /// Why a command failed; each becomes a `?` reply.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
     /// No such command.
-    #[error("unknown command '{0}'")]
+    #[error("unknown command: {0}")]
     Unknown(String),
+    /// A line with an id and nothing after it.
+    #[error("no command after the id")]
+    Missing,
     /// Wrong number or form of arguments.
     #[error("{problem}; usage: {usage}")]
     Usage {
@@ -25,6 +40,12 @@ pub enum CommandError {
         /// The command's usage line.
         usage: &'static str,
     },
+    /// A move that may not be played, in GTP's words.
+    #[error("illegal move: {0}")]
+    IllegalMove(EngineError),
+    /// `boardsize` with a size the game cannot have, in GTP's words.
+    #[error("unacceptable size: {0}")]
+    UnacceptableSize(EngineError),
     /// The engine refused.
     #[error(transparent)]
     Engine(#[from] EngineError),
@@ -34,15 +55,6 @@ impl From<GameError> for CommandError {
     fn from(error: GameError) -> Self {
         CommandError::Engine(EngineError::Game(error))
     }
-}
-
-/// Whether the session goes on after a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Read the next command.
-    Continue,
-    /// `quit` was handled: exit.
-    Quit,
 }
 
 type Handler = fn(&mut Gtp, &[&str]) -> Result<String, CommandError>;
@@ -83,10 +95,12 @@ const COMMANDS: &[Command] = &[
     Command { name: "forbidden_moves", minimum: 0, maximum: 0, usage: "forbidden_moves", handler: forbidden_moves },
     Command { name: "position", minimum: 0, maximum: 0, usage: "position", handler: position },
     Command { name: "setposition", minimum: 1, maximum: ANY, usage: "setposition <position string>", handler: set_position },
+    Command { name: "moves", minimum: 0, maximum: 0, usage: "moves", handler: moves },
     Command { name: "perft", minimum: 1, maximum: 2, usage: "perft <depth> [divide]", handler: perft },
     Command { name: "final_score", minimum: 0, maximum: 0, usage: "final_score", handler: final_score },
     Command { name: "set_option", minimum: 2, maximum: 2, usage: "set_option <name> <value>", handler: set_option },
     Command { name: "get_option", minimum: 0, maximum: 1, usage: "get_option [<name>]", handler: get_option },
+    Command { name: "list_options", minimum: 0, maximum: 0, usage: "list_options", handler: list_options },
     Command { name: "time_settings", minimum: 3, maximum: 3, usage: "time_settings <main seconds> <byo-yomi seconds> <byo-yomi stones>", handler: time_settings },
     Command { name: "time_left", minimum: 3, maximum: 3, usage: "time_left <player> <seconds> <stones>", handler: time_left },
     Command { name: "stop", minimum: 0, maximum: 0, usage: "stop", handler: |_, _| Ok(String::new()) },
@@ -109,10 +123,22 @@ impl Gtp {
         Gtp::with_settings(Settings::default(), stop, output)
     }
 
-    /// A session on 8x8 Reversi with the given settings.
+    /// A session on 8x8 Reversi with the given settings; with a table the machine cannot give,
+    /// the default size.
     pub fn with_settings(settings: Settings, stop: Arc<StopSignal>, output: Output) -> Gtp {
-        let session = games::new_session("reversi", &[], settings, stop.clone())
-            .expect("8x8 Reversi always exists");
+        let session = new_session("reversi", &[], settings.clone(), stop.clone(), None)
+            .or_else(|error| {
+                log::warn!(
+                    "{error}: using a {} MB table",
+                    Settings::default().hash_megabytes
+                );
+                let settings = Settings {
+                    hash_megabytes: Settings::default().hash_megabytes,
+                    ..settings
+                };
+                new_session("reversi", &[], settings, stop.clone(), None)
+            })
+            .expect("8x8 Reversi with the default table always exists");
         Gtp {
             session,
             stop,
@@ -126,41 +152,12 @@ impl Gtp {
         self.session.as_ref()
     }
 
-    /// Runs one preprocessed, non-empty line and writes its reply.
-    pub fn respond(&mut self, line: &str) -> Flow {
-        let (id, command) = super::input::split_id(line);
-        let id = id.map(str::to_string);
-        let mut words = command.split(' ').filter(|word| !word.is_empty());
-        let name = words.next().unwrap_or("").to_ascii_lowercase();
-        let arguments: Vec<&str> = words.collect();
-        if name == "stop" || name == "quit" {
-            // Harmless when this line raised nothing: the count never goes below zero.
-            self.stop.handled();
-        }
-        let result = self.execute(&name, &arguments);
-        self.output
-            .reply(id.as_deref(), result.map_err(|error| error.to_string()));
-        if name == "quit" {
-            Flow::Quit
-        } else {
-            Flow::Continue
-        }
-    }
-
-    /// Writes the reply to a line the reader refused.
-    pub fn refuse(&mut self, id: Option<&str>, reason: &str) {
-        self.output.reply(id, Err(reason.to_string()));
-    }
-
     /// Runs a command and returns its reply text.
     ///
     /// # Errors
     /// A [`CommandError`] for an unknown command, bad arguments or a refusal by the engine.
     pub fn execute(&mut self, name: &str, arguments: &[&str]) -> Result<String, CommandError> {
-        let command = COMMANDS
-            .iter()
-            .find(|command| command.name == name)
-            .ok_or_else(|| CommandError::Unknown(name.to_string()))?;
+        let command = find(name).ok_or_else(|| CommandError::Unknown(name.to_string()))?;
         if arguments.len() < command.minimum || arguments.len() > command.maximum {
             let problem = if arguments.len() < command.minimum {
                 "missing arguments"
@@ -175,26 +172,70 @@ impl Gtp {
         (command.handler)(self, arguments)
     }
 
-    /// A closure that routes information lines per the `info` option.
-    fn info_sink(&self) -> impl FnMut(String) + Send + 'static {
+    /// A sink for per-iteration reports that writes `info` lines as the `info` option says.
+    fn info_sink(&self) -> impl FnMut(&Report<String>) + 'static {
         let mode = self.session.settings().info;
+        let unit = self.session.score_unit();
         let output = self.output.clone();
-        move |line: String| match mode {
+        move |report: &Report<String>| match mode {
             InfoMode::Off => {}
-            InfoMode::Log => log::info!("{line}"),
-            InfoMode::Protocol => output.line(&line),
+            InfoMode::Log => log::info!(target: "tabula::info", "{}", info_line(report, unit)),
+            InfoMode::Protocol => output.line(&info_line(report, unit)),
         }
+    }
+
+    /// Replaces the game, keeping the settings and reusing the table.
+    fn replace_game(
+        &mut self,
+        name: &str,
+        options: &[(String, String)],
+    ) -> Result<(), CommandError> {
+        // Check the game and options before the old session gives up its table.
+        games::create(name, options)?;
+        let settings = self.session.settings().clone();
+        let table = self.session.take_table();
+        self.session = new_session(name, options, settings, self.stop.clone(), Some(table))?;
+        Ok(())
     }
 }
 
-fn usage_error(name: &str, problem: impl Into<String>) -> CommandError {
-    let usage = COMMANDS
+impl FrontEnd for Gtp {
+    fn respond(&mut self, line: &str) -> Flow {
+        let (id, command) = split_id(line);
+        let id = id.map(str::to_string);
+        let mut words = command.split(' ').filter(|word| !word.is_empty());
+        let name = words.next().unwrap_or("").to_ascii_lowercase();
+        let arguments: Vec<&str> = words.collect();
+        let result = if name.is_empty() {
+            Err(CommandError::Missing)
+        } else {
+            self.execute(&name, &arguments)
+        };
+        let quit = name == "quit" && result.is_ok();
+        self.output
+            .reply(id.as_deref(), result.map_err(|error| error.to_string()));
+        if quit {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn refuse(&mut self, id: Option<&str>, reason: &str) {
+        self.output.reply(id, Err(reason.to_string()));
+    }
+}
+
+fn find(name: &str) -> Option<&'static Command> {
+    COMMANDS
         .iter()
-        .find(|command| command.name == name)
-        .map_or("", |command| command.usage);
+        .find(|command| command.name.eq_ignore_ascii_case(name))
+}
+
+fn usage_error(name: &str, problem: impl Into<String>) -> CommandError {
     CommandError::Usage {
         problem: problem.into(),
-        usage,
+        usage: find(name).map_or("", |command| command.usage),
     }
 }
 
@@ -204,8 +245,7 @@ fn number<T: std::str::FromStr>(command: &str, what: &str, text: &str) -> Result
 }
 
 fn known_command(_: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
-    let known = COMMANDS.iter().any(|command| command.name == arguments[0]);
-    Ok(known.to_string())
+    Ok(find(arguments[0]).is_some().to_string())
 }
 
 fn list_commands(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
@@ -224,19 +264,9 @@ fn list_games(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
         .join("\n"))
 }
 
-fn replace_session(
-    gtp: &mut Gtp,
-    name: &str,
-    options: &[(String, String)],
-) -> Result<(), CommandError> {
-    let settings = gtp.session.settings().clone();
-    gtp.session = games::new_session(name, options, settings, gtp.stop.clone())?;
-    Ok(())
-}
-
 fn set_game(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     let options = games::parse_options(&arguments[1..])?;
-    replace_session(gtp, arguments[0], &options)?;
+    gtp.replace_game(arguments[0], &options)?;
     Ok(String::new())
 }
 
@@ -255,15 +285,17 @@ fn boardsize(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> 
     let size: usize = number("boardsize", "the size", arguments[0])?;
     let mut options = gtp.session.game_options();
     let Some(entry) = options.iter_mut().find(|(key, _)| key == "size") else {
-        return Err(EngineError::Unsupported(format!(
-            "{} has a fixed board",
-            gtp.session.game_name()
-        ))
-        .into());
+        return Err(CommandError::UnacceptableSize(EngineError::Unsupported(
+            format!("{} has a fixed board", gtp.session.game_name()),
+        )));
     };
     entry.1 = size.to_string();
     let name = gtp.session.game_name();
-    replace_session(gtp, name, &options)?;
+    gtp.replace_game(name, &options)
+        .map_err(|error| match error {
+            CommandError::Engine(error) => CommandError::UnacceptableSize(error),
+            other => other,
+        })?;
     Ok(String::new())
 }
 
@@ -281,22 +313,45 @@ fn komi(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     Ok(String::new())
 }
 
+/// The player named by `text`, if any.
+fn player(gtp: &Gtp, text: Option<&str>) -> Result<Option<usize>, CommandError> {
+    text.map(|text| gtp.session.parse_player(text))
+        .transpose()
+        .map_err(CommandError::from)
+}
+
+/// GTP's pass spellings, as GUIs send them, in the game's own word.
+fn normalise_move(text: &str) -> &str {
+    match text.to_ascii_lowercase().as_str() {
+        "pass" | "pa" | "ps" => "pass",
+        _ => text,
+    }
+}
+
 fn play(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
-    let (player, mv) = match arguments {
+    let (who, mv) = match arguments {
         [mv] => (None, *mv),
-        [player, mv] => (Some(*player), *mv),
+        [who, mv] => (Some(*who), *mv),
         _ => unreachable!("argument count checked"),
     };
-    gtp.session.play(player, mv)?;
+    let who = player(gtp, who)?;
+    gtp.session
+        .play(who, normalise_move(mv))
+        .map_err(|error| match error {
+            EngineError::Game(GameError::GameOver) => CommandError::IllegalMove(error),
+            other => CommandError::Engine(other),
+        })?;
     Ok(String::new())
 }
 
 fn generate(gtp: &mut Gtp, arguments: &[&str], commit: bool) -> Result<String, CommandError> {
+    let request = Request {
+        player: player(gtp, arguments.first().copied())?,
+        ..Request::new(Mode::Play { commit })
+    };
     let mut sink = gtp.info_sink();
-    let choice = gtp
-        .session
-        .genmove(arguments.first().copied(), commit, &mut sink)?;
-    Ok(choice.mv)
+    let found = gtp.session.search(&request, &mut sink)?;
+    Ok(found.best().mv.clone())
 }
 
 fn genmove(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
@@ -317,14 +372,12 @@ fn showboard(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
 }
 
 fn side_to_move(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
-    Ok(gtp.session.side_to_move())
+    Ok(gtp.session.format_player(gtp.session.side_to_move()))
 }
 
 fn legal_moves(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
-    Ok(gtp
-        .session
-        .legal_moves(arguments.first().copied())?
-        .join(" "))
+    let who = player(gtp, arguments.first().copied())?;
+    Ok(gtp.session.legal_moves(who)?.join(" "))
 }
 
 fn forbidden_moves(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
@@ -338,6 +391,10 @@ fn position(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
 fn set_position(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     gtp.session.set_position(&arguments.join(" "))?;
     Ok(String::new())
+}
+
+fn moves(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
+    Ok(gtp.session.moves_played().join(" "))
 }
 
 /// Deeper perft runs for a long time; the protocol refuses it (the `perft` subcommand does not).
@@ -354,14 +411,14 @@ fn perft(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     }
     match arguments.get(1) {
         None => Ok(gtp.session.perft_until_stopped(depth)?.to_string()),
-        Some(&"divide") => {
-            let lines = gtp.session.divide_until_stopped(depth)?;
-            let total: u64 = lines.iter().map(|(_, count)| count).sum();
-            let mut text: Vec<String> = lines
+        Some(word) if word.eq_ignore_ascii_case("divide") => {
+            let divide = gtp.session.divide(depth)?;
+            let mut text: Vec<String> = divide
+                .moves
                 .into_iter()
                 .map(|(mv, count)| format!("{mv} {count}"))
                 .collect();
-            text.push(format!("total {total}"));
+            text.push(format!("total {}", divide.total));
             Ok(text.join("\n"))
         }
         Some(other) => Err(usage_error("perft", format!("unexpected '{other}'"))),
@@ -369,7 +426,7 @@ fn perft(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
 }
 
 fn final_score(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
-    Ok(gtp.session.final_score()?)
+    Ok(gtp.session.result_text()?)
 }
 
 fn set_option(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
@@ -379,52 +436,33 @@ fn set_option(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError>
 
 fn get_option(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     let settings = gtp.session.settings();
-    let values = [
-        (
-            "depth",
-            settings
-                .depth
-                .map_or("0".to_string(), |depth| depth.to_string()),
-        ),
-        (
-            "movetime",
-            match settings.movetime {
-                crate::engine::MoveTime::Default => "default".to_string(),
-                crate::engine::MoveTime::Fixed(time) => time.as_millis().to_string(),
-                crate::engine::MoveTime::Unlimited => "0".to_string(),
-            },
-        ),
-        (
-            "nodes",
-            settings
-                .nodes
-                .map_or("0".to_string(), |nodes| nodes.to_string()),
-        ),
-        ("hash", settings.hash_megabytes.to_string()),
-        ("threads", settings.threads.to_string()),
-        ("level", settings.level.to_string()),
-        (
-            "info",
-            match settings.info {
-                InfoMode::Off => "off",
-                InfoMode::Log => "stderr",
-                InfoMode::Protocol => "stdout",
-            }
-            .to_string(),
-        ),
-    ];
     match arguments.first() {
-        None => Ok(values
+        None => Ok(options::OPTIONS
             .iter()
-            .map(|(name, value)| format!("{name} {value}"))
+            .map(|option| format!("{} {}", option.name, option.get(settings)))
             .collect::<Vec<_>>()
             .join("\n")),
-        Some(name) => values
-            .iter()
-            .find(|(known, _)| known.eq_ignore_ascii_case(name))
-            .map(|(_, value)| value.clone())
-            .ok_or_else(|| EngineError::InvalidOption(format!("unknown option '{name}'")).into()),
+        Some(name) => {
+            let option = options::find(name).map_err(EngineError::InvalidOption)?;
+            Ok(option.get(settings))
+        }
     }
+}
+
+fn list_options(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
+    Ok(options::OPTIONS
+        .iter()
+        .map(|option| {
+            format!(
+                "{} {}; default {}; {}",
+                option.name,
+                option.range(),
+                option.default,
+                option.help
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 fn seconds(command: &str, text: &str) -> Result<Duration, CommandError> {
@@ -439,24 +477,64 @@ fn time_settings(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandErr
     let main = seconds("time_settings", arguments[0])?;
     let byo_yomi = seconds("time_settings", arguments[1])?;
     let stones: u32 = number("time_settings", "the stones", arguments[2])?;
-    gtp.session.time_settings(main, byo_yomi, stones);
+    gtp.session.clock().set_gtp(main, byo_yomi, stones);
     Ok(String::new())
 }
 
 fn time_left(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
+    let who = gtp.session.parse_player(arguments[0])?;
     let time = seconds("time_left", arguments[1])?;
     let stones: u32 = number("time_left", "the stones", arguments[2])?;
-    gtp.session.time_left(arguments[0], time, stones)?;
+    gtp.session.clock().set_left(
+        who,
+        TimeLeft {
+            time,
+            period_moves: stones,
+        },
+    );
     Ok(String::new())
 }
 
-fn format_analysis(lines: &[AnalysisLine]) -> String {
-    lines
+/// A score in the game's unit: `+1.25`, `+18`, `win@7`, `win+18@7`, `loss@4`.
+pub fn format_score(score: &Score, unit: ScoreUnit) -> String {
+    let decisive = |word: &str, sign: char, margin: i32, plies: u32| {
+        if margin > 0 {
+            format!("{word}{sign}{margin}@{plies}")
+        } else {
+            format!("{word}@{plies}")
+        }
+    };
+    match *score {
+        Score::Heuristic(value) => format!("{value:+.*}", unit.decimals),
+        Score::Exact(value) => format!("{value:+}"),
+        Score::Win { plies, margin } => decisive("win", '+', margin, plies),
+        Score::Loss { plies, margin } => decisive("loss", '-', margin, plies),
+    }
+}
+
+/// One information line: `info depth D seldepth S score S nodes N nps R time MS pv MOVES`.
+pub fn info_line(report: &Report<String>, unit: ScoreUnit) -> String {
+    let best = report.best();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        report.depth,
+        report.selective_depth,
+        format_score(&best.score, unit),
+        report.nodes,
+        report.nodes_per_second(),
+        report.elapsed.as_millis(),
+        best.pv.join(" ")
+    )
+}
+
+fn format_analysis(report: &Report<String>, unit: ScoreUnit) -> String {
+    report
+        .lines
         .iter()
         .map(|line| {
-            let kind = if line.exact {
+            let kind = if report.solved {
                 "exact"
-            } else if line.bound {
+            } else if line.bound == Bound::Upper {
                 "bound"
             } else {
                 "depth"
@@ -464,8 +542,8 @@ fn format_analysis(lines: &[AnalysisLine]) -> String {
             format!(
                 "{} {}{} {} {} pv {}",
                 line.mv,
-                if line.bound { "<=" } else { "" },
-                line.score,
+                if line.bound == Bound::Upper { "<=" } else { "" },
+                format_score(&line.score, unit),
                 kind,
                 line.depth,
                 line.pv.join(" ")
@@ -475,11 +553,19 @@ fn format_analysis(lines: &[AnalysisLine]) -> String {
         .join("\n")
 }
 
+/// A count argument; a number too large for the machine means "all".
 fn count(command: &str, arguments: &[&str]) -> Result<Option<usize>, CommandError> {
     arguments
         .first()
         .map(|text| {
-            let count: usize = number(command, "the count", text)?;
+            let count = if !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()) {
+                text.parse::<usize>().unwrap_or(usize::MAX)
+            } else {
+                return Err(usage_error(
+                    command,
+                    format!("the count must be a number, not '{text}'"),
+                ));
+            };
             if count == 0 {
                 Err(usage_error(command, "the count must be at least 1"))
             } else {
@@ -489,22 +575,35 @@ fn count(command: &str, arguments: &[&str]) -> Result<Option<usize>, CommandErro
         .transpose()
 }
 
+fn run_analysis(gtp: &mut Gtp, lines: Option<usize>) -> Result<String, CommandError> {
+    let mut sink = gtp.info_sink();
+    let found = gtp
+        .session
+        .search(&Request::new(Mode::Analyze { lines }), &mut sink)?;
+    Ok(format_analysis(&found, gtp.session.score_unit()))
+}
+
 fn hint(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     let wanted = count("hint", arguments)?.unwrap_or(1);
-    let mut sink = gtp.info_sink();
-    let lines = gtp.session.analyze(Some(wanted), &mut sink)?;
-    Ok(format_analysis(&lines))
+    run_analysis(gtp, Some(wanted))
 }
 
 fn analyze(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
     let wanted = count("analyze", arguments)?;
-    let mut sink = gtp.info_sink();
-    let lines = gtp.session.analyze(wanted, &mut sink)?;
-    Ok(format_analysis(&lines))
+    run_analysis(gtp, wanted)
 }
 
 fn solve(gtp: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
     let mut sink = gtp.info_sink();
-    let (mv, score) = gtp.session.solve(&mut sink)?;
-    Ok(format!("{mv} {score:+}"))
+    let found = match gtp.session.search(&Request::new(Mode::Solve), &mut sink) {
+        Err(EngineError::NotProven) => return Ok("unknown".to_string()),
+        other => other?,
+    };
+    let best = found.best();
+    Ok(format!(
+        "{} {} pv {}",
+        best.mv,
+        format_score(&best.score, gtp.session.score_unit()),
+        best.pv.join(" ")
+    ))
 }

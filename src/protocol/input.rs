@@ -1,22 +1,45 @@
-//! Reading protocol input: capped lines, UTF-8 checks and GTP preprocessing.
+//! Reading protocol input: capped lines, UTF-8 checks, protocol detection and interrupts.
 //!
-//! A reader thread owns stdin, so that `stop` and `quit` reach the engine while a search runs: it
-//! raises the shared [`StopSignal`] at once and queues every line for the protocol thread.
+//! A reader thread owns the input, so that interrupts reach the engine while a search runs. Each
+//! front-end declares its interrupt lines ([`Protocol::interrupt`]): a *stop* (GTP `stop`,
+//! Piskvork `YXSTOP`, NBoard `ping`) raises the shared [`StopSignal`] at once; a *quit* (GTP
+//! `quit`, Piskvork `END`, NBoard `quit`) and the end of input close it, which stops a search
+//! without limits (nothing else could ever stop it) and lets a bounded one finish, so that piped
+//! scripts get a full answer to every command before the engine exits. Every line is queued for
+//! the protocol thread, marked when it raised the signal; the protocol loop marks it handled as
+//! it takes it, so the signal's count of pending stops always comes back to zero.
 
+use super::Protocol;
 use crate::engine::StopSignal;
 use std::io::BufRead;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 
 /// The longest line accepted, in bytes; longer lines are refused whole.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// How a line affects a running search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// Stop the running search now.
+    Stop,
+    /// The client is leaving: close the input (see the module notes).
+    Quit,
+}
+
 /// One item of input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A line, preprocessed; never empty.
-    Line(String),
+    /// The front-end chosen, from the command line or the first meaningful line; always the
+    /// first item.
+    Protocol(Protocol),
+    /// A line, preprocessed as its protocol wants; never empty.
+    Line {
+        /// The text.
+        text: String,
+        /// Whether reading it raised the stop signal.
+        raised: bool,
+    },
     /// A line that could not be read, with the reason and the command id if one could be seen.
     Bad {
         /// The id at the start of the line, if readable.
@@ -29,7 +52,8 @@ pub enum Input {
 }
 
 /// Reads one line of at most [`MAX_LINE`] bytes into `buffer` (without the newline). Returns
-/// `Ok(None)` at end of input and `Ok(Some(false))` for an over-long line, which is skipped to its end.
+/// `Ok(None)` at end of input and `Ok(Some(false))` for an over-long line, which is skipped to its
+/// end; then `buffer` keeps the line's first bytes, up to 64, so that an id can still be read.
 pub fn read_capped_line(
     reader: &mut impl BufRead,
     buffer: &mut Vec<u8>,
@@ -54,7 +78,9 @@ pub fn read_capped_line(
         if !too_long {
             if buffer.len() + chunk.len() > MAX_LINE {
                 too_long = true;
-                buffer.clear();
+                let wanted = 64usize.saturating_sub(buffer.len()).min(chunk.len());
+                buffer.extend_from_slice(&chunk[..wanted]);
+                buffer.truncate(64);
             } else {
                 buffer.extend_from_slice(chunk);
             }
@@ -67,12 +93,10 @@ pub fn read_capped_line(
     }
 }
 
-/// GTP preprocessing: drops control characters but tab and newline, cuts `#` comments, turns tabs
-/// into spaces and trims. An empty result means the line is ignored.
-pub fn preprocess(line: &str) -> String {
-    let without_comment = line.split('#').next().unwrap_or("");
-    without_comment
-        .chars()
+/// Drops control characters but tab, turns tabs into spaces and trims: what every protocol
+/// does to a line before reading it.
+pub fn clean(line: &str) -> String {
+    line.chars()
         .filter_map(|character| match character {
             '\t' => Some(' '),
             character if character.is_control() => None,
@@ -81,6 +105,12 @@ pub fn preprocess(line: &str) -> String {
         .collect::<String>()
         .trim()
         .to_string()
+}
+
+/// GTP preprocessing: [`clean`], after cutting `#` comments. An empty result means the line is
+/// ignored.
+pub fn preprocess(line: &str) -> String {
+    clean(line.split('#').next().unwrap_or(""))
 }
 
 /// Splits an optional numeric id from the rest of a preprocessed line.
@@ -96,113 +126,122 @@ pub fn split_id(line: &str) -> (Option<&str>, &str) {
     }
 }
 
-/// How a line affects a running search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Interrupt {
-    /// Not at all.
-    None,
-    /// `stop` (and its NBoard and Piskvork forms): stop the search it follows.
-    Stop,
-    /// `quit` (and `END`): stop a running search only when nothing else is queued before it, so
-    /// that piped scripts ending in `quit` still get full answers to every command.
-    Quit,
-}
-
-fn interrupt_of(line: &str) -> Interrupt {
-    let (_, command) = split_id(line);
-    let word = command.split(' ').next().unwrap_or("").to_ascii_lowercase();
-    match word.as_str() {
-        "stop" | "yxstop" => Interrupt::Stop,
-        "quit" | "end" => Interrupt::Quit,
-        _ => Interrupt::None,
-    }
-}
-
-/// Turns raw bytes into an [`Input`], or nothing for a line to ignore.
-pub fn classify(raw: &[u8], complete: bool) -> Option<Input> {
-    let lossy = String::from_utf8_lossy(raw);
+/// Turns raw bytes into a line's text, or the reason it is refused with the id it starts with.
+fn decode(raw: &[u8], complete: bool) -> Result<&str, (Option<String>, String)> {
     let id = || {
+        let lossy = String::from_utf8_lossy(raw);
         let (id, _) = split_id(lossy.trim_start());
         id.map(str::to_string)
     };
     if !complete {
-        return Some(Input::Bad {
-            id: None,
-            reason: format!("line too long (over {MAX_LINE} bytes)"),
-        });
+        return Err((id(), format!("line too long (over {MAX_LINE} bytes)")));
     }
-    match std::str::from_utf8(raw) {
-        Err(_) => Some(Input::Bad {
-            id: id(),
-            reason: "input is not valid UTF-8".to_string(),
-        }),
+    std::str::from_utf8(raw).map_err(|_| (id(), "input is not valid UTF-8".to_string()))
+}
+
+/// Turns raw bytes into an [`Input`] for `protocol` (a line not yet marked as an interrupt), or
+/// nothing for a line to ignore.
+pub fn classify(raw: &[u8], complete: bool, protocol: Protocol) -> Option<Input> {
+    match decode(raw, complete) {
         Ok(text) => {
-            let line = preprocess(text);
-            (!line.is_empty()).then_some(Input::Line(line))
+            let text = protocol.preprocess(text);
+            (!text.is_empty()).then_some(Input::Line {
+                text,
+                raised: false,
+            })
         }
+        Err((id, reason)) => Some(Input::Bad { id, reason }),
+    }
+}
+
+/// The protocol a session whose first line is `raw` speaks, or `None` when the line means
+/// nothing yet (empty, or only a comment). A line that cannot be read chooses GTP.
+fn choose(raw: &[u8], complete: bool) -> Option<Protocol> {
+    match decode(raw, complete) {
+        Ok(text) if preprocess(text).is_empty() => None,
+        Ok(text) => Some(Protocol::detect(text)),
+        Err(_) => Some(Protocol::Gtp),
     }
 }
 
 /// The queue of input from the reader thread to the protocol thread.
 pub struct Queue {
     receiver: Receiver<Input>,
-    waiting: Arc<AtomicUsize>,
 }
 
 impl Iterator for Queue {
     type Item = Input;
 
     fn next(&mut self) -> Option<Input> {
-        let item = self.receiver.recv().ok()?;
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
-        Some(item)
+        self.receiver.recv().ok()
     }
 }
 
-/// Starts the reader thread over `reader`. A `stop` raises the stop signal at once; a `quit` or
-/// the end of input does so when no other line waits before it. Every item is queued.
-pub fn spawn_reader(mut reader: impl BufRead + Send + 'static, stop: Arc<StopSignal>) -> Queue {
+/// Starts the reader thread over `reader`. With `protocol` unset, the first meaningful line
+/// chooses it ([`Protocol::detect`]); a refused line before that chooses GTP.
+pub fn spawn_reader(
+    mut reader: impl BufRead + Send + 'static,
+    stop: Arc<StopSignal>,
+    protocol: Option<Protocol>,
+) -> Queue {
     let (sender, receiver) = mpsc::channel();
-    let waiting = Arc::new(AtomicUsize::new(0));
-    let queued = waiting.clone();
     std::thread::Builder::new()
         .name("input".into())
         .spawn(move || {
+            let mut chosen = protocol;
+            if let Some(protocol) = chosen {
+                if sender.send(Input::Protocol(protocol)).is_err() {
+                    return;
+                }
+            }
             let mut buffer = Vec::new();
             loop {
-                match read_capped_line(&mut reader, &mut buffer) {
-                    Ok(Some(complete)) => {
-                        if let Some(input) = classify(&buffer, complete) {
-                            let interrupt = match &input {
-                                Input::Line(line) => interrupt_of(line),
-                                _ => Interrupt::None,
-                            };
-                            let idle = queued.load(Ordering::SeqCst) == 0;
-                            if interrupt == Interrupt::Stop
-                                || (interrupt == Interrupt::Quit && idle)
-                            {
-                                stop.request();
-                            }
-                            queued.fetch_add(1, Ordering::SeqCst);
-                            if sender.send(input).is_err() {
-                                return;
-                            }
-                        }
-                    }
+                let complete = match read_capped_line(&mut reader, &mut buffer) {
+                    Ok(Some(complete)) => complete,
                     Ok(None) | Err(_) => {
-                        // End of input ends a running search, as `quit` would.
-                        if queued.load(Ordering::SeqCst) == 0 {
-                            stop.request();
-                        }
-                        queued.fetch_add(1, Ordering::SeqCst);
+                        stop.close();
                         let _ = sender.send(Input::End);
                         return;
                     }
+                };
+                let protocol = match chosen {
+                    Some(protocol) => protocol,
+                    None => {
+                        let Some(protocol) = choose(&buffer, complete) else {
+                            continue;
+                        };
+                        chosen = Some(protocol);
+                        if sender.send(Input::Protocol(protocol)).is_err() {
+                            return;
+                        }
+                        protocol
+                    }
+                };
+                let item = match classify(&buffer, complete, protocol) {
+                    None => continue,
+                    Some(Input::Line { text, .. }) => {
+                        let raised = match protocol.interrupt(&text) {
+                            Some(Interrupt::Stop) => {
+                                stop.request();
+                                true
+                            }
+                            Some(Interrupt::Quit) => {
+                                stop.close();
+                                false
+                            }
+                            None => false,
+                        };
+                        Input::Line { text, raised }
+                    }
+                    Some(other) => other,
+                };
+                if sender.send(item).is_err() {
+                    return;
                 }
             }
         })
         .expect("spawning the input thread");
-    Queue { receiver, waiting }
+    Queue { receiver }
 }
 
 #[cfg(test)]
@@ -215,6 +254,10 @@ mod tests {
         assert_eq!(preprocess("  genmove w\r"), "genmove w");
         assert_eq!(preprocess("# only a comment"), "");
         assert_eq!(preprocess("a\u{7}b"), "ab");
+        assert_eq!(
+            clean("set game (;C[# not a comment])\r"),
+            "set game (;C[# not a comment])"
+        );
     }
 
     #[test]
@@ -226,13 +269,19 @@ mod tests {
 
     #[test]
     fn over_long_lines_are_refused_and_skipped() {
-        let mut data = vec![b'x'; MAX_LINE + 10];
+        let mut data = b"12 ".to_vec();
+        data.extend(vec![b'x'; MAX_LINE + 10]);
         data.extend_from_slice(b"\nname\n");
         let mut reader = std::io::Cursor::new(data);
         let mut buffer = Vec::new();
         assert_eq!(
             read_capped_line(&mut reader, &mut buffer).unwrap(),
             Some(false)
+        );
+        assert_eq!(
+            decode(&buffer, false).unwrap_err().0.as_deref(),
+            Some("12"),
+            "the id of an over-long line is kept"
         );
         assert_eq!(
             read_capped_line(&mut reader, &mut buffer).unwrap(),
@@ -245,11 +294,51 @@ mod tests {
     #[test]
     fn bad_utf8_keeps_the_id() {
         assert_eq!(
-            classify(b"5 play b \xff", true),
-            Some(Input::Bad {
-                id: Some("5".into()),
-                reason: "input is not valid UTF-8".into()
-            })
+            decode(b"5 play b \xff", true).unwrap_err(),
+            (Some("5".into()), "input is not valid UTF-8".into())
         );
+    }
+
+    fn read_all(text: &str, protocol: Option<Protocol>) -> (Vec<Input>, Arc<StopSignal>) {
+        let stop = Arc::new(StopSignal::default());
+        let queue = spawn_reader(
+            std::io::Cursor::new(text.as_bytes().to_vec()),
+            stop.clone(),
+            protocol,
+        );
+        (queue.collect(), stop)
+    }
+
+    #[test]
+    fn the_first_meaningful_line_chooses_the_protocol() {
+        for (text, protocol) in [
+            ("# comment\n\nSTART 15\n", Protocol::Piskvork),
+            ("nboard 2\n", Protocol::Nboard),
+            ("name\n", Protocol::Gtp),
+            ("INFO timeout_turn 1000\n", Protocol::Piskvork),
+            ("yxboard\n", Protocol::Piskvork),
+        ] {
+            let (items, _) = read_all(text, None);
+            assert_eq!(items[0], Input::Protocol(protocol), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn every_interrupt_is_marked_and_each_protocol_has_its_own() {
+        let (items, stop) = read_all("stop\nyxstop\nend\n", Some(Protocol::Gtp));
+        let raised: Vec<bool> = items
+            .iter()
+            .filter_map(|item| match item {
+                Input::Line { raised, .. } => Some(*raised),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(raised, [true, false, false]);
+        assert_eq!(stop.pending(), 1);
+        let (items, stop) = read_all("YXSTOP\nstop\n", Some(Protocol::Piskvork));
+        assert!(matches!(items[1], Input::Line { raised: true, .. }));
+        assert!(matches!(items[2], Input::Line { raised: false, .. }));
+        assert_eq!(stop.pending(), 1);
+        assert!(stop.is_closed(), "the end of input closes");
     }
 }

@@ -1,37 +1,199 @@
 //! Protocol front-ends. Each one parses and formats; the engine façade does the work.
+//!
+//! One binary speaks several protocols: our GTP dialect ([`gtp`], also GTP as Othello GUIs speak
+//! it), Gomocup/Piskvork for Gomoku managers ([`piskvork`]) and NBoard for Othello GUIs
+//! ([`nboard`]). The first meaningful line chooses the protocol unless the command line does
+//! ([`Protocol::detect`]). Every front-end declares its own interrupt lines and its own
+//! preprocessing; [`serve`] runs any of them.
 
 pub mod gtp;
 pub mod input;
+pub mod nboard;
 pub mod output;
+pub mod piskvork;
 
 use crate::engine::{Settings, StopSignal};
-use gtp::{Flow, Gtp};
-use input::Input;
+use input::{Input, Interrupt};
 use output::Output;
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-/// Serves the protocol on `input` and `output` until `quit` or end of input.
-pub fn serve(input: impl BufRead + Send + 'static, output: Output, settings: Settings) {
+/// The protocols Tabula speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// Our GTP dialect (`protocol.md`), which GTP GUIs such as Quarry also drive.
+    Gtp,
+    /// Gomocup/Piskvork with the Yixin extensions, for Gomoku managers and GUIs.
+    Piskvork,
+    /// NBoard, for Othello GUIs.
+    Nboard,
+}
+
+/// The first words that choose Piskvork when they start the session.
+const PISKVORK_OPENERS: &[&str] = &["start", "rectstart", "info", "about", "board", "yxboard"];
+
+impl Protocol {
+    /// Every protocol, with its name for `--protocol`.
+    pub const ALL: [(Protocol, &'static str); 3] = [
+        (Protocol::Gtp, "gtp"),
+        (Protocol::Piskvork, "piskvork"),
+        (Protocol::Nboard, "nboard"),
+    ];
+
+    /// The protocol named `name` (`gtp`, `piskvork` or `gomocup`, `nboard`).
+    pub fn from_name(name: &str) -> Option<Protocol> {
+        let lower = name.to_ascii_lowercase();
+        if lower == "gomocup" {
+            return Some(Protocol::Piskvork);
+        }
+        Protocol::ALL
+            .iter()
+            .find(|(_, known)| *known == lower)
+            .map(|&(protocol, _)| protocol)
+    }
+
+    /// The protocol an executable's own name implies: Gomocup managers run brains named
+    /// `pbrain-*`.
+    pub fn from_program_name(path: &str) -> Option<Protocol> {
+        let name = std::path::Path::new(path).file_name()?.to_str()?;
+        name.to_ascii_lowercase()
+            .starts_with("pbrain")
+            .then_some(Protocol::Piskvork)
+    }
+
+    /// The protocol a session that starts with `line` speaks: `nboard` chooses NBoard, a
+    /// Piskvork opening command (`START`, `RECTSTART`, `INFO`, `ABOUT`, `BOARD`, `YXBOARD`)
+    /// chooses Piskvork, and anything else our GTP dialect.
+    pub fn detect(line: &str) -> Protocol {
+        let (_, command) = input::split_id(line.trim());
+        let word = command
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if word == "nboard" {
+            Protocol::Nboard
+        } else if PISKVORK_OPENERS.contains(&word.as_str()) {
+            Protocol::Piskvork
+        } else {
+            Protocol::Gtp
+        }
+    }
+
+    /// The line as this protocol reads it (GTP cuts `#` comments; the others only clean).
+    pub fn preprocess(&self, line: &str) -> String {
+        match self {
+            Protocol::Gtp => input::preprocess(line),
+            Protocol::Piskvork | Protocol::Nboard => input::clean(line),
+        }
+    }
+
+    /// How a preprocessed line interrupts a running search in this protocol.
+    pub fn interrupt(&self, line: &str) -> Option<Interrupt> {
+        let (_, command) = match self {
+            Protocol::Gtp => input::split_id(line),
+            _ => (None, line),
+        };
+        let word = command
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let table = match self {
+            Protocol::Gtp => gtp::INTERRUPTS,
+            Protocol::Piskvork => piskvork::INTERRUPTS,
+            Protocol::Nboard => nboard::INTERRUPTS,
+        };
+        table
+            .iter()
+            .find(|(name, _)| *name == word)
+            .map(|&(_, interrupt)| interrupt)
+    }
+}
+
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// The protocol's quit was handled: exit.
+    Quit,
+}
+
+/// A protocol front-end: it parses lines, drives the engine and formats replies.
+pub trait FrontEnd {
+    /// Handles one preprocessed, non-empty line and writes its reply (if the protocol has one).
+    fn respond(&mut self, line: &str) -> Flow;
+    /// Answers a line the reader refused (too long, not UTF-8) in the protocol's error form.
+    fn refuse(&mut self, id: Option<&str>, reason: &str);
+    /// Answers a line whose handling failed inside the engine (a bug); the session goes on.
+    fn internal_error(&mut self, line: &str) {
+        let _ = line;
+        self.refuse(None, "internal error");
+    }
+}
+
+/// The front-end for `protocol`.
+pub fn front_end(
+    protocol: Protocol,
+    settings: Settings,
+    stop: Arc<StopSignal>,
+    output: Output,
+) -> Box<dyn FrontEnd> {
+    match protocol {
+        Protocol::Gtp => Box::new(gtp::Gtp::with_settings(settings, stop, output)),
+        Protocol::Piskvork => Box::new(piskvork::Piskvork::new(settings, stop, output)),
+        Protocol::Nboard => Box::new(nboard::Nboard::new(settings, stop, output)),
+    }
+}
+
+/// Serves a protocol on `input` and `output` until its quit or the end of input. With
+/// `protocol` unset, the first meaningful line chooses it.
+pub fn serve(
+    input: impl BufRead + Send + 'static,
+    output: Output,
+    settings: Settings,
+    protocol: Option<Protocol>,
+) {
     let stop = Arc::new(StopSignal::default());
-    let lines = input::spawn_reader(input, stop.clone());
-    let mut gtp = Gtp::with_settings(settings, stop, output);
+    let lines = input::spawn_reader(input, stop.clone(), protocol);
+    let mut settings = Some(settings);
+    let mut front: Option<Box<dyn FrontEnd>> = None;
     for item in lines {
         match item {
-            Input::Line(line) => {
+            Input::Protocol(protocol) => {
+                log::info!("speaking {protocol:?}");
+                let settings = settings.take().unwrap_or_default();
+                front = Some(front_end(protocol, settings, stop.clone(), output.clone()));
+            }
+            Input::Line { text, raised } => {
+                if raised {
+                    stop.handled();
+                }
+                let Some(front) = front.as_mut() else {
+                    continue;
+                };
                 // A bug must not end the session: report it and read on.
-                match std::panic::catch_unwind(AssertUnwindSafe(|| gtp.respond(&line))) {
+                match std::panic::catch_unwind(AssertUnwindSafe(|| front.respond(&text))) {
                     Ok(Flow::Quit) => break,
                     Ok(Flow::Continue) => {}
                     Err(_) => {
-                        log::error!("internal error on '{line}'");
-                        gtp.refuse(None, "internal error");
+                        log::error!("internal error on '{text}'");
+                        front.internal_error(&text);
                     }
                 }
             }
-            Input::Bad { id, reason } => gtp.refuse(id.as_deref(), &reason),
+            Input::Bad { id, reason } => {
+                if let Some(front) = front.as_mut() {
+                    front.refuse(id.as_deref(), &reason);
+                }
+            }
             Input::End => break,
+        }
+        if output.is_broken() {
+            log::warn!("the output is closed: nobody reads the replies any more");
+            break;
         }
     }
 }

@@ -2,12 +2,14 @@
 //! that print information lines.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A shared, line-oriented writer for protocol replies (normally stdout).
 #[derive(Clone)]
 pub struct Output {
     writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    broken: Arc<AtomicBool>,
 }
 
 impl Output {
@@ -15,6 +17,7 @@ impl Output {
     pub fn new(writer: impl Write + Send + 'static) -> Output {
         Output {
             writer: Arc::new(Mutex::new(Box::new(writer))),
+            broken: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -23,8 +26,13 @@ impl Output {
         Output::new(std::io::stdout())
     }
 
-    /// Writes raw text and flushes. Write errors (a closed pipe) are logged, not fatal: the
-    /// session ends when its input does.
+    /// Whether a write has failed: the reader of the replies has gone (a closed pipe).
+    pub fn is_broken(&self) -> bool {
+        self.broken.load(Ordering::SeqCst)
+    }
+
+    /// Writes raw text and flushes. A write error (a closed pipe) is logged and marks the output
+    /// broken, after which the protocol loop ends.
     pub fn write(&self, text: &str) {
         let mut writer = match self.writer.lock() {
             Ok(writer) => writer,
@@ -35,6 +43,7 @@ impl Output {
             .and_then(|()| writer.flush())
         {
             log::warn!("cannot write a reply: {error}");
+            self.broken.store(true, Ordering::SeqCst);
         }
     }
 

@@ -9,7 +9,7 @@
 
 use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOME_DISTANCE, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove};
-use crate::game::{Game, Player, Strength};
+use crate::game::{Game, Player, ScoreUnit, Strength};
 use crate::score::MAX_EVALUATION;
 
 /// One row of progress toward the goal, in evaluation units.
@@ -97,12 +97,12 @@ pub fn expected_moves_left(position: &ChineseCheckers) -> u32 {
     remaining.div_ceil(3) + 2
 }
 
-/// Evaluation units as rows with two decimals, e.g. `+1.50`.
-pub fn format_value(value: i32) -> String {
-    let sign = if value < 0 { '-' } else { '+' };
-    let hundredths = value.unsigned_abs() * 100 / ROW as u32;
-    format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100)
-}
+/// Evaluation points count sixteenths of a row of progress.
+pub const UNIT: ScoreUnit = ScoreUnit {
+    per_unit: ROW,
+    decimals: 2,
+    name: "rows",
+};
 
 #[cfg(test)]
 mod tests {
@@ -135,9 +135,8 @@ mod tests {
     }
 
     #[test]
-    fn values_format_as_rows() {
-        assert_eq!(format_value(24), "+1.50");
-        assert_eq!(format_value(-4), "-0.25");
-        assert_eq!(format_value(0), "+0.00");
+    fn values_count_sixteenths_of_rows() {
+        assert_eq!(UNIT.convert(24), 1.5);
+        assert_eq!(UNIT.convert(-4), -0.25);
     }
 }

@@ -24,7 +24,7 @@ pub mod notation;
 
 pub use moves::{ChineseCheckersMove, Jumps};
 
-use crate::game::{Game, GameError, Outcome, Player, Strength, MAX_PLAYERS};
+use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS};
 use board::{bit, CAMPS, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
 
 /// The player counts the star seats.
@@ -632,6 +632,9 @@ impl Game for ChineseCheckers {
             }
             _ => {}
         }
+        if from == to {
+            return "a move must end on another hole than the one it starts from".to_string();
+        }
         if self.state.occupied & bit(to) != 0 {
             return format!("hole {} is occupied", to + 1);
         }
@@ -697,8 +700,8 @@ impl Game for ChineseCheckers {
         evaluation::expected_moves_left(self)
     }
 
-    fn format_evaluation(&self, value: i32) -> String {
-        evaluation::format_value(value)
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
     }
 
     fn parse_move(&self, text: &str) -> Result<ChineseCheckersMove, GameError> {
@@ -799,3 +802,16 @@ impl Default for ChineseCheckers {
 
 #[cfg(test)]
 mod tests;
+
+/// The positions `tabula bench` searches in Chinese Checkers: the start and a position 30 plies
+/// into a fixed playout, for 2, 3 and 6 players.
+pub fn bench_positions() -> Vec<ChineseCheckers> {
+    let mut positions = Vec::new();
+    for players in [2, 3, 6] {
+        let start = ChineseCheckers::new(players, Jumps::Standard, DEFAULT_MAX_MOVES)
+            .expect("a valid player count");
+        positions.push(super::playout(&start, 30, 7));
+        positions.insert(positions.len() - 1, start);
+    }
+    positions
+}

@@ -23,7 +23,7 @@
 
 use super::threats::{Kind, PointSet};
 use super::{Gomoku, GomokuMove};
-use crate::game::{ForcedWin, Game, Player, ProofRequest, Solution, SolveRequest};
+use crate::game::{ForcedWin, Game, Player, ProofRequest, Solution, SolutionScale, SolveRequest};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -72,20 +72,15 @@ const CHECK_INTERVAL: u64 = 1024;
 /// Hash key families of the table's rule-and-size salt.
 const SALT_FAMILY: u64 = 31;
 
-/// One table entry: the key and a packed result.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    /// Bits 0-15 the winning move's point, 16-23 plies, 24 win flag; for failures bits 0-7 the
-    /// moves budget and 8-15 the threes budget.
-    data: u32,
-}
-
+/// A table entry's data: bits 0-15 the winning move's point, 16-23 plies, 24 the win flag; for
+/// failures bits 0-7 the moves budget and 8-15 the threes budget.
 const WIN_FLAG: u32 = 1 << 24;
 
 /// The threat solver: its table and counters. Keep one per thread and reuse it.
 pub struct ThreatSolver {
-    table: Vec<Entry>,
+    /// The table: a key and its packed data per slot, zeroed (empty) at first.
+    keys: Vec<u64>,
+    data: Vec<u32>,
     mask: usize,
     nodes: u64,
     limit: u64,
@@ -104,10 +99,11 @@ struct Deadline<'a> {
 }
 
 impl ThreatSolver {
-    /// A solver with a table of `2^bits` entries (16 bytes each).
+    /// A solver with a table of `2^bits` entries (12 bytes each).
     pub fn new(bits: u32) -> ThreatSolver {
         ThreatSolver {
-            table: vec![Entry::default(); 1 << bits],
+            keys: vec![0; 1 << bits],
+            data: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
             nodes: 0,
             limit: 0,
@@ -227,25 +223,26 @@ impl ThreatSolver {
     /// A stored win of the side to move: its move and plies.
     fn stored_win(&self, game: &Gomoku) -> Option<(GomokuMove, u32)> {
         let key = self.key(game);
-        let entry = self.table[self.slot(key)];
-        (entry.key == key && entry.data & WIN_FLAG != 0).then_some((
-            GomokuMove((entry.data & 0xFFFF) as u16),
-            (entry.data >> 16) & 0xFF,
-        ))
+        let slot = self.slot(key);
+        let data = self.data[slot];
+        (self.keys[slot] == key && data & WIN_FLAG != 0)
+            .then_some((GomokuMove((data & 0xFFFF) as u16), (data >> 16) & 0xFF))
     }
 
     /// Whether the table holds a failure searched with at least this budget.
     fn stored_failure(&self, key: u64, moves: u32, threes: u32) -> bool {
-        let entry = self.table[self.slot(key)];
-        entry.key == key
-            && entry.data & WIN_FLAG == 0
-            && entry.data & 0xFF >= moves.min(255)
-            && (entry.data >> 8) & 0xFF >= threes.min(255)
+        let slot = self.slot(key);
+        let data = self.data[slot];
+        self.keys[slot] == key
+            && data & WIN_FLAG == 0
+            && data & 0xFF >= moves.min(255)
+            && (data >> 8) & 0xFF >= threes.min(255)
     }
 
     fn store(&mut self, key: u64, data: u32) {
         let slot = self.slot(key);
-        self.table[slot] = Entry { key, data };
+        self.keys[slot] = key;
+        self.data[slot] = data;
     }
 
     /// Counts a node; false when the search must stop.
@@ -463,17 +460,19 @@ fn attack_moves(game: &Gomoku, attacker: Player, threes: bool, list: &mut Vec<Go
 
 /// The strength from which the search uses the threat solvers.
 const PROOF_STRENGTH: u8 = 3;
-/// Table size of each search thread's solver: 2^18 entries, 4 MiB.
+/// Table size of each search thread's solver: 2^18 entries, 3 MiB.
 const THREAD_TABLE_BITS: u32 = 18;
 /// Longest line the quick proofs look at, in attacker moves.
 const PROOF_MOVES: u32 = 30;
 /// Open threes in the root's VCT.
 const ROOT_THREES: u32 = 3;
-/// Table size of `solve`: 2^22 entries, 64 MiB.
+/// Table size of `solve`: 2^22 entries, 48 MiB.
 const SOLVE_TABLE_BITS: u32 = 22;
 /// Longest line `solve` looks at, in attacker moves, and the most open threes in its VCT.
 const SOLVE_MOVES: u32 = 60;
-const SOLVE_THREES: u32 = 8;
+const SOLVE_THREES: u32 = 6;
+/// Nodes `solve` spends at most, over all its searches.
+const SOLVE_NODES: u64 = 20_000_000;
 
 thread_local! {
     static SOLVER: std::cell::RefCell<ThreatSolver> =
@@ -517,8 +516,9 @@ pub fn find_forced_win(game: &mut Gomoku, request: &ProofRequest) -> Option<Forc
     })
 }
 
-/// `solve` for Gomoku: a VCF, then VCTs with one open three more each time, until a win is
-/// proven, the stop flag is raised or the request's time runs out. The score is the search's
+/// `solve` for Gomoku: a VCF, then VCTs with one open three more each time (up to
+/// [`SOLVE_THREES`]), until a win is proven, [`SOLVE_NODES`] nodes are spent, the stop flag is
+/// raised or the request's time runs out. The score is the search's
 /// score of a win in the line's plies (see [`crate::score::win_in`]).
 pub fn solve(position: &Gomoku, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
     if position.outcome().is_some() {
@@ -529,7 +529,7 @@ pub fn solve(position: &Gomoku, request: &SolveRequest) -> Option<Solution<Gomok
     let deadline = request.hard_time.map(|time| request.start + time);
     let mut nodes = 0;
     for threes in 0..=SOLVE_THREES {
-        let budget = Budget::vct(u64::MAX, SOLVE_MOVES, threes);
+        let budget = Budget::vct(SOLVE_NODES.saturating_sub(nodes), SOLVE_MOVES, threes);
         let win = solver.solve_until(&mut game, budget, Some(request.stop), deadline);
         nodes += solver.nodes();
         if let Some(win) = win {
@@ -537,11 +537,17 @@ pub fn solve(position: &Gomoku, request: &SolveRequest) -> Option<Solution<Gomok
             nodes += solver.nodes();
             return Some(Solution {
                 moves: vec![(win.first, crate::score::win_in(win.plies as usize, 0))],
+                scale: SolutionScale::Search,
                 pv,
                 nodes,
             });
         }
+        log::debug!("solve: no win with {threes} threes, {nodes} nodes");
         if solver.aborted() {
+            // Out of time: say so by raising the stop flag, as the request asks.
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                request.stop.store(true, Ordering::Relaxed);
+            }
             break;
         }
     }

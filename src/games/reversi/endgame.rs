@@ -19,7 +19,7 @@
 use super::bitboard::{self, bit};
 use super::evaluation;
 use super::{final_score, Reversi, ReversiMove};
-use crate::game::{Solution, SolveRequest, Strength};
+use crate::game::{Solution, SolutionScale, SolveRequest, Strength};
 use crate::transposition::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
@@ -917,6 +917,7 @@ pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<Reve
         let pv = principal_variation(position, request.table, moves[0].0);
         Some(Solution {
             moves,
+            scale: SolutionScale::Margin,
             pv,
             nodes: shared.nodes.load(Ordering::Relaxed),
         })

@@ -9,7 +9,7 @@
 use super::bitboard::{self, bit};
 use super::patterns;
 use super::ReversiMove;
-use crate::game::Strength;
+use crate::game::{ScoreUnit, Strength};
 
 /// One disc in evaluation units.
 pub const DISC: i32 = 100;
@@ -182,16 +182,12 @@ pub fn score_moves(player: u64, opponent: u64, moves: &[ReversiMove], scores: &m
     }
 }
 
-/// Evaluation units as discs with two decimals, e.g. `+3.25`.
-pub fn format_value(value: i32) -> String {
-    let sign = if value < 0 { '-' } else { '+' };
-    let magnitude = value.unsigned_abs();
-    format!(
-        "{sign}{}.{:02}",
-        magnitude / DISC as u32,
-        magnitude % DISC as u32
-    )
-}
+/// Evaluation points count hundredths of a disc.
+pub const UNIT: ScoreUnit = ScoreUnit {
+    per_unit: DISC,
+    decimals: 2,
+    name: "discs",
+};
 
 #[cfg(test)]
 mod tests {
@@ -219,9 +215,8 @@ mod tests {
     }
 
     #[test]
-    fn values_format_as_discs() {
-        assert_eq!(format_value(325), "+3.25");
-        assert_eq!(format_value(-7), "-0.07");
-        assert_eq!(format_value(0), "+0.00");
+    fn values_count_hundredths_of_discs() {
+        assert_eq!(UNIT.convert(325), 3.25);
+        assert_eq!(UNIT.convert(-7), -0.07);
     }
 }

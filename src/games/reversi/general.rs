@@ -4,7 +4,7 @@
 
 use super::notation;
 use super::ReversiMove;
-use crate::game::{Game, GameError, Outcome, Player, Strength};
+use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength};
 
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 4;
@@ -337,8 +337,8 @@ impl Game for GeneralReversi {
             .max(1)
     }
 
-    fn format_evaluation(&self, value: i32) -> String {
-        super::evaluation::format_value(value)
+    fn score_unit(&self) -> ScoreUnit {
+        super::evaluation::UNIT
     }
 
     fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {

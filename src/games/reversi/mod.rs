@@ -11,10 +11,10 @@ pub mod general;
 pub mod notation;
 pub mod obf;
 pub mod patterns;
-pub mod selfplay;
-pub mod training;
 
-use crate::game::{Game, GameError, MoveCode, Outcome, Player, Solution, SolveRequest, Strength};
+use crate::game::{
+    Game, GameError, MoveCode, Outcome, Player, ScoreUnit, Solution, SolveRequest, Strength,
+};
 use bitboard::bit;
 
 /// A Reversi move on boards up to 16x16: a square index `row * size + column`, or the pass.
@@ -156,6 +156,35 @@ pub fn final_score(player: u64, opponent: u64) -> i32 {
         std::cmp::Ordering::Less => mine - theirs - empties,
         std::cmp::Ordering::Equal => 0,
     }
+}
+
+/// Reversi openings for `tabula bench`: plies of a fixed pseudo-random playout from the start,
+/// with its seed.
+const BENCH_OPENINGS: &[(usize, u64)] = &[(0, 0), (2, 1), (8, 2), (12, 3), (16, 4), (24, 5)];
+
+/// Reversi middle games for `tabula bench`: the FFO #40-#44 boards, 20-23 empties.
+const BENCH_MIDDLE_GAMES: &[&str] = &[
+    "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
+    "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+    "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+    "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
+];
+
+/// The positions `tabula bench` searches in Reversi.
+pub fn bench_positions() -> Vec<Reversi> {
+    let mut positions: Vec<Reversi> = BENCH_OPENINGS
+        .iter()
+        .map(|&(plies, seed)| super::playout(&Reversi::new(), plies, seed))
+        .collect();
+    positions.extend(BENCH_MIDDLE_GAMES.iter().map(|text| {
+        let mut position = Reversi::new();
+        position
+            .set_position_string(text)
+            .expect("bench positions are valid");
+        position
+    }));
+    positions
 }
 
 impl Default for Reversi {
@@ -314,12 +343,26 @@ impl Game for Reversi {
         self.empties().div_ceil(2).max(1)
     }
 
-    fn format_evaluation(&self, value: i32) -> String {
-        evaluation::format_value(value)
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
     }
 
     fn solver_distance(&self) -> Option<u32> {
         Some(self.empties())
+    }
+
+    /// About 14 empties in 5 ms, and each further empty costs a factor of about 2.6 (measured on
+    /// the FForum and FFO sets, one thread; a second thread is worth about one empty).
+    fn solver_reach(&self, time: Option<std::time::Duration>, threads: usize) -> u32 {
+        let Some(time) = time else {
+            return u32::MAX;
+        };
+        let ratio = time.as_secs_f64() / 0.005;
+        if ratio <= 1.0 {
+            return 14;
+        }
+        let extra = if threads > 1 { 1 } else { 0 };
+        14 + (ratio.ln() / 2.6f64.ln()) as u32 + extra
     }
 
     fn solve(&self, request: &SolveRequest) -> Option<Solution<ReversiMove>> {

@@ -1,5 +1,5 @@
-//! Training the pattern weights ([`super::patterns`]) from labelled positions
-//! ([`super::selfplay`] lines).
+//! Training the pattern weights ([`crate::games::reversi::patterns`]) from labelled positions
+//! ([`super::reversi_selfplay`] lines).
 //!
 //! Each phase is an independent ridge regression on the sparse compact features: minimise
 //! `Σ (Σ w[feature] - label)² + λ Σ w²` over the phase's training positions, by conjugate
@@ -11,8 +11,9 @@
 //!
 //! Everything runs in a fixed order, so the weights depend only on the data and the configuration.
 
-use super::patterns::{self, FEATURE_COUNT, PHASES};
-use super::selfplay;
+use super::reversi_selfplay as selfplay;
+use crate::games::reversi::evaluation::DISC;
+use crate::games::reversi::patterns::{self, FEATURE_COUNT, PHASES};
 use crate::zobrist::mix;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
@@ -103,7 +104,7 @@ impl Dataset {
                 let (position, score, game) = selfplay::read_line(line)?;
                 let mut features = [0u32; FEATURE_COUNT];
                 patterns::compact_features(position.player, position.opponent, &mut features);
-                let target = (score * super::evaluation::DISC) as f32;
+                let target = (score * DISC) as f32;
                 Some((features, target, position.empties() as u8, game))
             })
             .collect();
@@ -367,10 +368,54 @@ fn solve_ridge(
     weights
 }
 
+/// Trains weights from self-play files and writes them to `out`, with a report per phase.
+///
+/// # Errors
+/// A file cannot be read or written, or training fails.
+pub fn train_files(
+    data: &[std::path::PathBuf],
+    out: &std::path::Path,
+    config: &TrainConfig,
+) -> Result<()> {
+    let start = std::time::Instant::now();
+    let dataset = Dataset::load(data)?;
+    println!(
+        "read {} positions in {:.1} s",
+        dataset.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let (weights, reports) = train(&dataset, config)?;
+    println!(
+        "{:>5} {:>7} {:>9} {:>9} {:>10} {:>10} {:>10} {:>10}",
+        "phase", "empties", "train", "held out", "train MAE", "valid MAE", "valid RMS", "mean |y|"
+    );
+    for report in &reports {
+        println!(
+            "{:>5} {:>7} {:>9} {:>9} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
+            report.phase,
+            format!("{}-{}", report.empties.0, report.empties.1),
+            report.training,
+            report.validation,
+            report.training_error,
+            report.validation_error,
+            report.validation_rms,
+            report.validation_spread,
+        );
+    }
+    std::fs::write(out, patterns::encode(&weights))
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "wrote {} in {:.1} s (errors in discs)",
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::reversi::selfplay::{play_game, write_line, SelfPlayConfig};
+    use crate::tools::reversi_selfplay::{play_game, write_line, SelfPlayConfig};
     use crate::transposition::TranspositionTable;
 
     #[test]

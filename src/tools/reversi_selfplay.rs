@@ -1,4 +1,4 @@
-//! Self-play games that label positions for training the pattern evaluation ([`super::patterns`]).
+//! Self-play games that label positions for training the pattern evaluation ([`crate::games::reversi::patterns`]).
 //!
 //! A game opens with a random number (0 to [`SelfPlayConfig::max_random_moves`]) of uniformly
 //! random moves, then the engine plays at a fixed depth, picking at random among the moves that
@@ -19,8 +19,8 @@
 //! and side to move ([`crate::game::Game::position_string`]), the label (final disc difference for
 //! the side to move, empties to the winner), and the game's number.
 
-use super::{endgame, Reversi, ReversiMove};
 use crate::game::{Game, SolveRequest, Strength};
+use crate::games::reversi::{endgame, Reversi, ReversiMove};
 use crate::search::{self, SearchRequest, Worker};
 use crate::time_management::Limits;
 use crate::transposition::TranspositionTable;
@@ -347,6 +347,45 @@ pub fn run(
         progress(&summary);
     }
     Ok(summary)
+}
+
+/// Plays the games of `config` into the file `out`, printing progress every 30 s.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn run_to_file(config: &SelfPlayConfig, out: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let total = config.games;
+    let mut last_report = Instant::now();
+    let mut progress = |summary: &Summary| {
+        if last_report.elapsed().as_secs() >= 30 || summary.games == total {
+            last_report = Instant::now();
+            let elapsed = start.elapsed().as_secs_f64();
+            let remaining = elapsed / summary.games.max(1) as f64 * (total - summary.games) as f64;
+            println!(
+                "{}/{total} games, {} positions ({} exact), {elapsed:.0} s elapsed, about {remaining:.0} s left; \
+                 search {:.0} s, solver {:.0} s ({:.1} M nodes/s)",
+                summary.games,
+                summary.positions,
+                summary.exact,
+                summary.search_time.as_secs_f64(),
+                summary.solve_time.as_secs_f64(),
+                summary.solve_nodes as f64 / summary.solve_time.as_secs_f64().max(1e-9) / 1e6,
+            );
+        }
+    };
+    let summary = run(config, &mut writer, &mut progress)?;
+    println!(
+        "wrote {} positions of {} games to {} in {:.1} s",
+        summary.positions,
+        summary.games,
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 #[cfg(test)]
