@@ -171,7 +171,13 @@ fn solving_gives_exact_scores_and_games_without_a_solver_refuse() {
         .search(&Request::new(Mode::Solve), &mut |_| {})
         .unwrap();
     assert!(found.solved);
-    assert_eq!(found.best().score, Score::Win { plies: 5, margin: 0 });
+    assert_eq!(
+        found.best().score,
+        Score::Win {
+            plies: 5,
+            margin: 0
+        }
+    );
     assert_eq!(gomoku.position().format_move(found.best().mv), "h7");
     let mut checkers = Engine::new(
         tabula::games::chinese_checkers::ChineseCheckers::from_options(&[]).unwrap(),
