@@ -394,7 +394,8 @@ fn iterate<G: Game>(
             // the best move so far has an exact score at the new depth: either the last best
             // move confirmed one ply deeper, or another move that beat it. (With several lines
             // wanted, only a new best move counts: the other lines would mix depths.) The moves
-            // it did not reach keep their scores and depths from the iteration before.
+            // it did not reach keep their scores and depths from the iteration before. It is
+            // reported like a finished one.
             if thread == 0 {
                 if let (Some(done), Some(first)) = (&completed, lines.first()) {
                     let previous_best = done.lines[0].mv;
@@ -412,6 +413,8 @@ fn iterate<G: Game>(
                         partial.nodes = shared.nodes.load(Ordering::Relaxed);
                         partial.selective_depth = shared.selective_depth.load(Ordering::Relaxed);
                         partial.elapsed = shared.start.elapsed();
+                        // Report it, so that the last report names the move the search returns.
+                        report(&partial);
                         completed = Some(partial);
                     }
                 }
