@@ -12,6 +12,8 @@ The engines run one after the other, position by position, so they see the same 
 The move lists mirror BENCH_OPENINGS in src/games/gomoku/mod.rs (coordinates are letter = column,
 number = row from 1); each is played under freestyle (rule 0) and renju (rule 4) on 15x15.
 A node is not the same unit in both engines, so the ratio compares throughput, not work.
+Positions where either engine answers in under a quarter of the time (a forced reply, such as
+blocking a four) have no meaningful speed and are left out of the median.
 """
 import re
 import statistics
@@ -40,7 +42,8 @@ def board_lines(moves):
 
 
 def think(binary, rule, moves, milliseconds):
-    """Runs one search; returns (nodes per second, depth text) from the last MESSAGE line."""
+    """Runs one search; returns (nodes per second, depth text, milliseconds) from the last MESSAGE
+    line."""
     engine = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True, bufsize=1)
     commands = ["START 15", f"INFO rule {rule}", "INFO thread_num 1",
@@ -48,7 +51,7 @@ def think(binary, rule, moves, milliseconds):
                 "INFO time_left 1000000000", "BOARD", *board_lines(moves), "DONE"]
     engine.stdin.write("".join(line + "\n" for line in commands))
     engine.stdin.flush()
-    speed, depth = None, None
+    speed, depth, spent = None, None, 0
     while True:
         line = engine.stdout.readline()
         if not line:
@@ -56,17 +59,18 @@ def think(binary, rule, moves, milliseconds):
         line = line.strip()
         if re.fullmatch(r"\d+,\d+", line):
             break
-        tabula = re.search(r"depth (\S+) .*nps (\d+)", line)
-        rapfi = re.search(r"Speed ([\d.]+)([KM]?) \| Depth (\S+)", line)
+        tabula = re.search(r"depth (\S+) .*nps (\d+) time (\d+)", line)
+        rapfi = re.search(r"Speed ([\d.]+)([KM]?) \| Depth (\S+) .*Time (\d+)ms", line)
         if tabula:
-            speed, depth = int(tabula.group(2)), tabula.group(1)
+            speed, depth, spent = int(tabula.group(2)), tabula.group(1), int(tabula.group(3))
         elif rapfi:
             scale = {"": 1, "K": 1e3, "M": 1e6}[rapfi.group(2)]
             speed, depth = float(rapfi.group(1)) * scale, rapfi.group(3)
+            spent = int(rapfi.group(4))
     engine.stdin.write("END\n")
     engine.stdin.flush()
     engine.wait(timeout=30)
-    return speed, depth
+    return speed, depth, spent
 
 
 def main():
@@ -79,15 +83,18 @@ def main():
     print(f"{'position':<36} {'Tabula nps':>11} {'depth':>7} {'Rapfi nps':>11} {'depth':>7} {'ratio':>6}")
     for rule in (0, 4):
         for moves in OPENINGS:
-            ours, our_depth = think(tabula, rule, moves, milliseconds)
-            theirs, their_depth = think(rapfi, rule, moves, milliseconds)
-            ratio = ours / theirs if ours and theirs else float("nan")
-            ratios.append(ratio)
+            ours, our_depth, our_time = think(tabula, rule, moves, milliseconds)
+            theirs, their_depth, their_time = think(rapfi, rule, moves, milliseconds)
+            ratio = float("nan")
+            if ours and theirs and min(our_time, their_time) >= milliseconds / 4:
+                ratio = ours / theirs
+                ratios.append(ratio)
             label = f"rule {rule}: {moves}"
             print(f"{label[:36]:<36} {ours or 0:>11.0f} {our_depth or '-':>7} "
                   f"{theirs or 0:>11.0f} {their_depth or '-':>7} {ratio:>6.2f}")
-    print(f"median Tabula/Rapfi nodes-per-second ratio over {len(ratios)} positions: "
-          f"{statistics.median(ratios):.2f} ({milliseconds} ms per position)")
+    if ratios:
+        print(f"median Tabula/Rapfi nodes-per-second ratio over {len(ratios)} positions: "
+              f"{statistics.median(ratios):.2f} ({milliseconds} ms per position)")
 
 
 if __name__ == "__main__":
