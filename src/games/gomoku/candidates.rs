@@ -9,8 +9,8 @@
 //! 4. else, when the opponent threatens an open four (it has an open three), the points that stop
 //!    every such threat together with the side to move's own fours: any other move lets the
 //!    opponent make an open four, which only a five could answer;
-//! 5. else the points within two rows and columns of a stone, at most [`WIDTH`] of them: the best
-//!    by the ordering values of [`score_moves`].
+//! 5. else the points within two rows and columns of a stone: the [`WIDTH`] best by the ordering
+//!    values of [`score_moves`], and every other threat point among them.
 //!
 //! Black's forbidden points under renju are never candidates.
 
@@ -150,18 +150,36 @@ pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
 /// Quiet positions keep at most this many candidates, the best by [`score_moves`].
 pub const WIDTH: usize = 16;
 
-/// Keeps the [`WIDTH`] candidates with the highest ordering values, ties going to the lower point.
+/// Keeps the [`WIDTH`] candidates with the highest ordering values, ties going to the lower point,
+/// and every other candidate that is a threat: a four, an open three, a four-three or a double
+/// three for the side to move, or a four-three or a double three the opponent would make there.
 fn keep_best(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
     if moves.len() <= WIDTH {
         return;
     }
+    let side = game.side;
+    let threats = &game.threats;
+    let threat = |point: usize| {
+        [Kind::Four, Kind::Three, Kind::FourThree, Kind::DoubleThree]
+            .into_iter()
+            .any(|kind| threats.is(side, point, kind))
+            || [Kind::FourThree, Kind::DoubleThree]
+                .into_iter()
+                .any(|kind| threats.is(side ^ 1, point, kind))
+    };
     let mut scores = vec![0; moves.len()];
     score_moves(game, moves, &mut scores);
     let mut ranked: Vec<(i32, GomokuMove)> =
         scores.into_iter().zip(moves.iter().copied()).collect();
     ranked.sort_unstable_by_key(|&(score, mv)| (std::cmp::Reverse(score), mv.point()));
     moves.clear();
-    moves.extend(ranked.into_iter().take(WIDTH).map(|(_, mv)| mv));
+    moves.extend(
+        ranked
+            .into_iter()
+            .enumerate()
+            .filter(|&(index, (_, mv))| index < WIDTH || threat(mv.point()))
+            .map(|(_, (_, mv))| mv),
+    );
 }
 
 /// The empty points within two rows and two columns of a stone, skipping forbidden points.
