@@ -200,6 +200,28 @@ pub struct Solution<M> {
     pub nodes: u64,
 }
 
+/// What the search asks of a game's quick proof search ([`Game::find_forced_win`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofRequest {
+    /// About how many nodes the proof search may spend.
+    pub nodes: u64,
+    /// Whether this is the search's root, where a wider and deeper proof is worth its cost and the
+    /// whole winning line is wanted.
+    pub root: bool,
+    /// The strength the search plays at: a game may prove nothing at low strength.
+    pub strength: Strength,
+}
+
+/// A forced win found by a game's quick proof search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForcedWin<M> {
+    /// The winning line, starting with the first move; at inner nodes it may hold only that move.
+    pub line: Vec<M>,
+    /// Plies to the end of the game, the winning move included, against the longest defence the
+    /// proof saw.
+    pub plies: usize,
+}
+
 /// The unit a game's evaluation counts in: `per_unit` evaluation points make one unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoreUnit {
@@ -371,6 +393,15 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// Solves the position exactly. `None` when the game has no solver, the game is over, the
     /// solver proved nothing, or the solve was stopped.
     fn solve(&self, request: &SolveRequest) -> Option<Solution<Self::Move>> {
+        let _ = request;
+        None
+    }
+
+    /// A quick proof search for a forced win of the side to move within the request's node budget
+    /// (Gomoku's threat-space search), which the search calls at its root and at shallow nodes.
+    /// `None` when none is found; the state must be unchanged on return. The default proves
+    /// nothing.
+    fn find_forced_win(&mut self, request: &ProofRequest) -> Option<ForcedWin<Self::Move>> {
         let _ = request;
         None
     }

@@ -12,7 +12,7 @@
 
 mod best_reply;
 
-use crate::game::{Game, MoveCode, MultiplayerSearch, Outcome, Player, Strength};
+use crate::game::{Game, MoveCode, MultiplayerSearch, Outcome, Player, ProofRequest, Strength};
 use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
@@ -37,6 +37,11 @@ const STACK_SIZE: usize = 32 << 20;
 const ROOT_KEYS_FAMILY: u64 = 99;
 /// Key mixed into the hash for the root player of a best-reply search.
 const BEST_REPLY_KEYS_FAMILY: u64 = 98;
+/// Node budget of the game's quick proof search ([`Game::find_forced_win`]) at the root...
+const ROOT_PROOF_NODES: u64 = 60_000;
+/// ...and at inner nodes with at least [`PROOF_DEPTH`] plies left.
+const NODE_PROOF_NODES: u64 = 200;
+const PROOF_DEPTH: i32 = 1;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
@@ -281,6 +286,9 @@ pub fn search_with<G: Game>(
             elapsed: start.elapsed(),
         };
     }
+    if let Some(proven) = prove_root(root, &root_moves, request, start, report) {
+        return proven;
+    }
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
         let shared = &shared;
@@ -332,6 +340,48 @@ pub fn search_with<G: Game>(
     }
 }
 
+/// A forced win the game proves at the root before any search (two players, one line wanted).
+fn prove_root<G: Game>(
+    root: &G,
+    root_moves: &[G::Move],
+    request: &SearchRequest,
+    start: Instant,
+    report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
+) -> Option<SearchOutcome<G::Move>> {
+    if root.player_count() != 2 || request.multi_pv > 1 {
+        return None;
+    }
+    let proof = ProofRequest {
+        nodes: ROOT_PROOF_NODES,
+        root: true,
+        strength: request.strength,
+    };
+    let win = root.clone().find_forced_win(&proof)?;
+    let mv = *win.line.first()?;
+    if !root_moves.contains(&mv) {
+        return None;
+    }
+    let iteration = Iteration {
+        depth: win.plies as u32,
+        lines: vec![RootLine {
+            mv,
+            score: score::win_in(win.plies, 0),
+            exact: true,
+            depth: win.plies as u32,
+            pv: win.line,
+        }],
+        selective_depth: win.plies as u32,
+        nodes: 0,
+        elapsed: start.elapsed(),
+    };
+    report(&iteration);
+    Some(SearchOutcome {
+        best: Some(iteration),
+        nodes: 0,
+        elapsed: start.elapsed(),
+    })
+}
+
 /// Iterative deepening on one thread. Helper threads (`thread > 0`) start one ply deeper on odd
 /// thread numbers, so that threads spread over depths.
 fn iterate<G: Game>(
@@ -375,7 +425,8 @@ fn iterate<G: Game>(
             // the best move so far has an exact score at the new depth: either the last best
             // move confirmed one ply deeper, or another move that beat it. (With several lines
             // wanted, only a new best move counts: the other lines would mix depths.) The moves
-            // it did not reach keep their scores and depths from the iteration before.
+            // it did not reach keep their scores and depths from the iteration before. It is
+            // reported like a finished one.
             if thread == 0 {
                 if let (Some(done), Some(first)) = (&completed, lines.first()) {
                     let previous_best = done.lines[0].mv;
@@ -393,6 +444,8 @@ fn iterate<G: Game>(
                         partial.nodes = shared.nodes.load(Ordering::Relaxed);
                         partial.selective_depth = shared.selective_depth.load(Ordering::Relaxed);
                         partial.elapsed = shared.start.elapsed();
+                        // Report it, so that the last report names the move the search returns.
+                        report(&partial);
                         completed = Some(partial);
                     }
                 }
@@ -774,6 +827,28 @@ fn negamax<G: Game>(
             if cut {
                 return stored;
             }
+        }
+    }
+
+    if depth >= PROOF_DEPTH && shared.players == 2 {
+        let proof = ProofRequest {
+            nodes: NODE_PROOF_NODES,
+            root: false,
+            strength: shared.strength,
+        };
+        if let Some(win) = position.find_forced_win(&proof) {
+            // A win at least this quick: store it as a lower bound.
+            let value = score::win_in(ply + win.plies, 0);
+            let first = win.line.first().map(|mv| mv.code());
+            let stored = score::to_table(value, ply);
+            let depth = depth.clamp(0, 255) as u8;
+            shared
+                .table
+                .store(key, first, stored, 0, depth, Bound::Lower);
+            if pv_node {
+                worker.pv[ply].extend_from_slice(&win.line);
+            }
+            return value;
         }
     }
 

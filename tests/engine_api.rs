@@ -150,15 +150,43 @@ fn solving_gives_exact_scores_and_games_without_a_solver_refuse() {
         engine.position().format_move(found.best().mv),
         "g8".to_string()
     );
+    // Gomoku's solver is its threat-space search: a proven win in plies, or nothing proven.
     let stop = Arc::new(StopSignal::default());
     let mut gomoku = Engine::new(
         tabula::games::gomoku::Gomoku::new(15, tabula::games::gomoku::Rule::Freestyle).unwrap(),
+        fixed_depth(2),
+        stop.clone(),
+    )
+    .unwrap();
+    assert!(matches!(
+        gomoku.search(&Request::new(Mode::Solve), &mut |_| {}),
+        Err(EngineError::NotProven)
+    ));
+    let mut four_three = gomoku.position().clone();
+    four_three
+        .set_position_string("h8 a1 h9 c1 h10 h11 f7 e1 g7 g1")
+        .unwrap();
+    gomoku.set_position(four_three);
+    let found = gomoku
+        .search(&Request::new(Mode::Solve), &mut |_| {})
+        .unwrap();
+    assert!(found.solved);
+    assert_eq!(
+        found.best().score,
+        Score::Win {
+            plies: 5,
+            margin: 0
+        }
+    );
+    assert_eq!(gomoku.position().format_move(found.best().mv), "h7");
+    let mut checkers = Engine::new(
+        tabula::games::chinese_checkers::ChineseCheckers::from_options(&[]).unwrap(),
         fixed_depth(2),
         stop,
     )
     .unwrap();
     assert!(matches!(
-        gomoku.search(&Request::new(Mode::Solve), &mut |_| {}),
+        checkers.search(&Request::new(Mode::Solve), &mut |_| {}),
         Err(EngineError::Unsupported(_))
     ));
 }

@@ -437,7 +437,6 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("boardsize 23", "size must be within 5..=22"),
         ("boardsize 4", "size must be within 5..=22"),
         ("boardsize x", "must be a number"),
-        ("solve", "gomoku has no exact solver"),
     ];
     let board_errors = [
         // A row too short, a stranger, too many black stones, the wrong side to move, two winners,
@@ -568,5 +567,22 @@ fn perft_counts_and_stops_at_once() {
     assert!(!engine.read_reply().success);
     assert!(engine.read_reply().success);
     assert_eq!(engine.ok("perft 2"), "50400", "the session goes on");
+    engine.quit();
+}
+
+#[test]
+fn solve_reports_a_proven_win_with_its_line_or_unknown() {
+    let mut engine = Engine::start();
+    engine.ok("set_game gomoku");
+    // Black's four h7 (white must take h6) makes the open three f7 g7 h7.
+    engine.ok("setposition h8 a1 h9 c1 h10 h11 f7 e1 g7 g1");
+    let reply = engine.ok("solve");
+    assert!(reply.starts_with("h7 win@5 pv h7 h6 "), "{reply}");
+    assert_eq!(reply.split_whitespace().count(), 8, "{reply}");
+    // Nothing to prove on a quiet board, for either side.
+    engine.ok("setposition h8 i9");
+    assert_eq!(engine.ok("solve"), "unknown");
+    engine.ok("setposition h8 i9 a1");
+    assert_eq!(engine.ok("solve"), "unknown");
     engine.quit();
 }

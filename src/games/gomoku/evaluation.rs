@@ -1,232 +1,55 @@
-//! Gomoku evaluation, move ordering and the search's candidate moves.
+//! Gomoku evaluation: the greedy player's window count at strength 1, a pattern evaluation from
+//! the threat data above it.
 //!
-//! The evaluation reads the pattern counts that play and undo keep up to date (see
-//! [`super::lines`]), so it costs a few multiplications. Strength selects what it knows: 1 counts
-//! free five-point windows by stones; 2 adds a bonus for the side to move; 3 sees that a side to
-//! move with a winning point makes five next; 4 and up add open threes and open fours, and the
-//! threats that follow from them (an opponent's open four or two fours, the side to move's open
-//! three against no four).
+//! **Strength 1** is the classic greedy player's knowledge: every five-point window free of one
+//! colour is worth something to the other, by how many stones it holds. It is built so that a
+//! one-ply search picks exactly the greedy player's move: the value of a position for the side
+//! that just moved is `Σ attack(k)` over its windows with `k` stones and no opponent stone minus
+//! `Σ defence(k)` over the opponent's, where `attack(k)` sums [`GREEDY_ATTACK`] below `k`; so a
+//! move raises it by the greedy score of its point (see [`greedy_score`]).
+//!
+//! **Strength 2 and up** is a linear evaluation of the threat tables: for each colour, how many
+//! (empty point, direction) pairs make each pattern, and how many points make an open four, a
+//! four-three or a double three, with one weight per feature and side (to move or not). The
+//! weights come from `data/gomoku-weights.txt` (hand-set values; no tuning script yet). On top of
+//! the weights, the threats that decide the game within three plies score near a win: the side
+//! to move can make five, or an open four while the opponent has no four; the opponent has two
+//! fives to block.
 
-use super::lines::{
-    geometry, lane, window_masks, LineFeatures, MAX_SIZE, OPEN_FOUR_LANE, OPEN_THREE_LANE,
-    WINDOW_LANES,
-};
+use super::lines::{geometry, window_masks};
+use super::patterns::{Pattern, PATTERN_COUNT};
+use super::threats::Kind;
 use super::{Gomoku, GomokuMove};
-use crate::cpu::{self, InstructionSet};
-use crate::game::{Game, Player, Strength};
+use crate::game::{Player, Strength};
 use crate::score::MAX_EVALUATION;
+use std::sync::OnceLock;
 
 /// Evaluations stay within this bound, strictly inside `±MAX_EVALUATION`.
 const BOUND: i32 = MAX_EVALUATION - 1;
-/// A free five-point window holding 1, 2, 3 or 4 own stones.
-const WINDOW_WEIGHTS: [i32; 4] = [1, 6, 35, 180];
-/// One open three (`..XXX..` counts twice, a three open on one side only once).
-const OPEN_THREE: i32 = 110;
-/// One open four.
-const OPEN_FOUR: i32 = 1500;
-/// The side to move has a four: it makes five next move.
+/// The side to move makes five next move.
 const FIVE_NEXT: i32 = 9000;
-/// The opponent has an open four or two fours: the side to move can stop only one.
-const UNSTOPPABLE_FOUR: i32 = 6000;
-/// The side to move has an open three and the opponent no four: an open four follows.
-const OPEN_FOUR_NEXT: i32 = 3000;
-/// Move ordering: a window through the point holding 0..=4 own stones, for attack and defence.
-const ATTACK_WEIGHTS: [i32; 5] = [1, 8, 60, 500, 100_000];
-const DEFENCE_WEIGHTS: [i32; 5] = [0, 6, 45, 400, 50_000];
+/// The side to move makes an open four and the opponent has no four: five in three plies.
+const OPEN_FOUR_NEXT: i32 = 8500;
+/// The side to move cannot stop all of the opponent's fives.
+const FIVES_AGAINST: i32 = -9000;
+/// Ordinary pattern values stay within this bound, below the threat values.
+const PATTERN_BOUND: i32 = 8000;
 
-/// The pattern counts of one colour.
-struct Counts {
-    windows: [i32; 4],
-    open_fours: i32,
-    open_threes: i32,
-}
+/// The greedy player's value of a window through a point holding 0..=4 of its own stones...
+pub const GREEDY_ATTACK: [i32; 5] = [1, 8, 60, 500, 100_000];
+/// ...and holding 0..=4 of the opponent's stones.
+pub const GREEDY_DEFENCE: [i32; 5] = [0, 6, 45, 400, 50_000];
 
-impl Counts {
-    fn of(features: LineFeatures) -> Counts {
-        Counts {
-            windows: [0, 1, 2, 3].map(|index| lane(features, WINDOW_LANES[index])),
-            open_fours: lane(features, OPEN_FOUR_LANE),
-            open_threes: lane(features, OPEN_THREE_LANE),
-        }
-    }
-
-    fn fours(&self) -> i32 {
-        self.windows[3]
-    }
-
-    fn value(&self, shapes: bool) -> i32 {
-        let windows: i32 = self
-            .windows
-            .iter()
-            .zip(WINDOW_WEIGHTS)
-            .map(|(count, weight)| count * weight)
-            .sum();
-        if shapes {
-            windows + self.open_threes * OPEN_THREE + self.open_fours * OPEN_FOUR
-        } else {
-            windows
-        }
-    }
-}
-
-/// The static value for the side to move, within `±(MAX_EVALUATION - 1)`.
-pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
-    let side = game.side;
-    if let Some(winner) = game.winner {
-        return if winner == side { BOUND } else { -BOUND };
-    }
-    let level = strength.0;
-    let mine = Counts::of(game.features[side]);
-    let theirs = Counts::of(game.features[side ^ 1]);
-    let shapes = level >= 4;
-    let own_value = mine.value(shapes);
-    let mut value = own_value - theirs.value(shapes);
-    if level >= 2 {
-        // The side to move gets to use its shapes first.
-        value += own_value / 4;
-    }
-    // A four whose completion would make six wins nothing under standard and for renju's black.
-    if level >= 3 && mine.fours() > 0 && has_winning_point(game, side) {
-        return (FIVE_NEXT + value.clamp(0, BOUND - FIVE_NEXT)).min(BOUND);
-    }
-    if shapes {
-        if theirs.open_fours > 0 || theirs.fours() >= 2 {
-            value -= UNSTOPPABLE_FOUR;
-        } else if theirs.fours() == 0 && mine.open_threes > 0 {
-            value += OPEN_FOUR_NEXT;
-        }
-    }
-    value.clamp(-BOUND, BOUND)
-}
-
-/// Calls `visit` with the empty point of every free five-point window holding four stones of
-/// `colour` (a point may come more than once), until `visit` returns false.
-fn four_completions(game: &Gomoku, colour: Player, mut visit: impl FnMut(usize) -> bool) {
-    if lane(game.features[colour], WINDOW_LANES[3]) == 0 {
-        return;
-    }
-    let geometry = geometry(game.size);
-    for line in 0..geometry.line_count {
-        if lane(game.line_features[colour][line], WINDOW_LANES[3]) == 0 {
-            continue;
-        }
-        let own = game.lines[colour][line];
-        let opponent = game.lines[colour ^ 1][line];
-        let length = u32::from(geometry.lengths[line]);
-        let empty = !(own | opponent) & geometry.line_mask(line);
-        let mut fours = window_masks(own, opponent, length)[3];
-        while fours != 0 {
-            let window = fours.trailing_zeros();
-            fours &= fours - 1;
-            let offset = window + ((empty >> window) & 0x1F).trailing_zeros();
-            if !visit(geometry.point(line, offset as usize)) {
-                return;
-            }
-        }
-    }
-}
-
-/// Whether `colour` could complete a winning line with one stone.
-fn has_winning_point(game: &Gomoku, colour: Player) -> bool {
-    let mut found = false;
-    four_completions(game, colour, |point| {
-        found = game.makes_five(point, colour);
-        !found
-    });
-    found
-}
-
-/// Appends the empty points where `colour` would complete a winning line, sorted and without
-/// repeats.
-pub fn winning_points(game: &Gomoku, colour: Player, points: &mut Vec<GomokuMove>) {
-    let start = points.len();
-    four_completions(game, colour, |point| {
-        if game.makes_five(point, colour) {
-            points.push(GomokuMove(point as u16));
-        }
-        true
-    });
-    points[start..].sort_unstable();
-    let mut kept = start;
-    for index in start..points.len() {
-        if kept == start || points[index] != points[kept - 1] {
-            points[kept] = points[index];
-            kept += 1;
-        }
-    }
-    points.truncate(kept);
-}
-
-/// The search's candidates: the winning moves if there are any; else the points that stop the
-/// opponent's immediate wins, when the side to move may play them; else the points within two of a
-/// stone (the centre on an empty board), without black's forbidden points under renju.
-pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
-    moves.clear();
-    if game.outcome().is_some() {
-        return;
-    }
-    // Compiled for the chosen instruction set (`crate::cpu`): bit scans and the renju check.
-    cpu::dispatch!(cpu => cpu.run(|| {
-        let side = game.side;
-        winning_points(game, side, moves);
-        if !moves.is_empty() {
-            return;
-        }
-        winning_points(game, side ^ 1, moves);
-        if game.checks_forbidden() {
-            let board = game.renju_board();
-            moves.retain(|mv| board.forbidden(mv.point()).is_none());
-        }
-        if !moves.is_empty() {
-            return;
-        }
-        neighbourhood(game, moves);
-        if moves.is_empty() {
-            game.generate_moves(moves);
-        }
-    }))
-}
-
-/// The empty points within two rows and two columns of a stone, skipping forbidden points.
-#[inline(always)] // Into `search_moves`'s instruction set.
-fn neighbourhood(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
-    let size = game.size;
-    if game.stones == 0 {
-        moves.push(GomokuMove(((size / 2) * size + size / 2) as u16));
-        return;
-    }
-    let row_mask = (1u32 << size) - 1;
-    // Lines 0..size are the rows, with the column as offset.
-    let mut occupied = [0u32; MAX_SIZE];
-    let mut spread = [0u32; MAX_SIZE];
-    for y in 0..size {
-        let stones = game.lines[0][y] | game.lines[1][y];
-        occupied[y] = stones;
-        spread[y] = (stones | stones << 1 | stones << 2 | stones >> 1 | stones >> 2) & row_mask;
-    }
-    let board = game.checks_forbidden().then(|| game.renju_board());
-    for y in 0..size {
-        let mut near = spread[y.saturating_sub(2)..(y + 3).min(size)]
-            .iter()
-            .fold(0, |near, &row| near | row)
-            & !occupied[y];
-        while near != 0 {
-            let x = near.trailing_zeros() as usize;
-            near &= near - 1;
-            let point = y * size + x;
-            if board
-                .as_ref()
-                .is_none_or(|board| board.forbidden(point).is_none())
-            {
-                moves.push(GomokuMove(point as u16));
-            }
-        }
-    }
+/// The greedy player's score of the empty `point` for `colour`: over the windows through it,
+/// [`GREEDY_ATTACK`] by own stones for those free of opponent stones plus [`GREEDY_DEFENCE`] by
+/// opponent stones for those free of own stones.
+pub fn greedy_score(game: &Gomoku, point: usize, colour: Player) -> i32 {
+    potential(game, point, colour, &GREEDY_ATTACK)
+        + potential(game, point, colour ^ 1, &GREEDY_DEFENCE)
 }
 
 /// The sum over the free five-point windows through the empty `point` of `weights[own stones]`,
-/// for `colour`. Always inlined into [`score_moves`]'s instruction set.
-#[inline(always)]
+/// for `colour`.
 fn potential(game: &Gomoku, point: usize, colour: Player, weights: &[i32; 5]) -> i32 {
     let geometry = geometry(game.size);
     let mut total = 0;
@@ -250,20 +73,243 @@ fn potential(game: &Gomoku, point: usize, colour: Player, weights: &[i32; 5]) ->
     total
 }
 
-/// Ordering hints: what a stone on each point builds for the side to move plus what it takes from
-/// the opponent, by the windows through it.
-pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
-    let side = game.side;
-    // Compiled for the chosen instruction set (`crate::cpu`): `potential` counts bits.
-    cpu::dispatch!(cpu => cpu.run(|| {
-        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-            let point = mv.point();
-            *score = if point < game.size * game.size && game.cells[point] == 0 {
-                potential(game, point, side, &ATTACK_WEIGHTS)
-                    + potential(game, point, side ^ 1, &DEFENCE_WEIGHTS)
-            } else {
-                i32::MIN / 2
-            };
+/// The greedy value for the side that just moved (see the module documentation).
+fn greedy_value(game: &Gomoku) -> i32 {
+    let mover = game.side ^ 1;
+    let geometry = geometry(game.size);
+    let mut windows = [[0i32; 5]; 2];
+    for line in 0..geometry.line_count {
+        let length = u32::from(geometry.lengths[line]);
+        for (colour, counts) in windows.iter_mut().enumerate() {
+            let masks = window_masks(
+                game.lines[colour][line],
+                game.lines[colour ^ 1][line],
+                length,
+            );
+            for (stones, mask) in masks.iter().enumerate().take(4) {
+                counts[stones + 1] += mask.count_ones() as i32;
+            }
         }
-    }))
+    }
+    let mut value = 0;
+    let mut attack = 0;
+    for stones in 1..5 {
+        attack += GREEDY_ATTACK[stones - 1];
+        value += attack * windows[mover][stones];
+        value -= GREEDY_DEFENCE[stones] * windows[mover ^ 1][stones];
+    }
+    value
+}
+
+/// The evaluation weights: per pattern and kind, for the side to move and for the opponent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// By pattern code, for the side to move's (empty point, direction) pairs.
+    pub own: [i32; PATTERN_COUNT],
+    /// By pattern code, for the opponent's.
+    pub other: [i32; PATTERN_COUNT],
+    /// By [`KIND_FEATURES`], the side to move's points of that kind.
+    pub own_kinds: [i32; KIND_FEATURES.len()],
+    /// The opponent's points of each kind.
+    pub other_kinds: [i32; KIND_FEATURES.len()],
+}
+
+/// The point kinds the evaluation counts.
+pub const KIND_FEATURES: [Kind; 3] = [Kind::OpenFour, Kind::FourThree, Kind::DoubleThree];
+
+impl Weights {
+    /// The number of features (and weights).
+    pub const COUNT: usize = 2 * PATTERN_COUNT + 2 * KIND_FEATURES.len();
+
+    /// The feature names, in the order of [`Weights::to_vector`].
+    pub fn names() -> Vec<String> {
+        let mut names = Vec::new();
+        for side in ["own", "other"] {
+            for pattern in Pattern::ALL {
+                names.push(format!("{side}.{}", pattern.name()));
+            }
+        }
+        for side in ["own", "other"] {
+            for kind in KIND_FEATURES {
+                names.push(format!("{side}.{}", kind_name(kind)));
+            }
+        }
+        names
+    }
+
+    /// The weights as one vector, in [`Weights::names`] order.
+    pub fn to_vector(&self) -> Vec<i32> {
+        let mut vector = Vec::with_capacity(Self::COUNT);
+        vector.extend_from_slice(&self.own);
+        vector.extend_from_slice(&self.other);
+        vector.extend_from_slice(&self.own_kinds);
+        vector.extend_from_slice(&self.other_kinds);
+        vector
+    }
+
+    /// Weights from a vector in [`Weights::names`] order.
+    ///
+    /// # Panics
+    /// When the vector does not have [`Weights::COUNT`] entries.
+    pub fn from_vector(vector: &[i32]) -> Weights {
+        assert_eq!(vector.len(), Self::COUNT);
+        let kinds = KIND_FEATURES.len();
+        let mut weights = Weights {
+            own: [0; PATTERN_COUNT],
+            other: [0; PATTERN_COUNT],
+            own_kinds: [0; KIND_FEATURES.len()],
+            other_kinds: [0; KIND_FEATURES.len()],
+        };
+        weights.own.copy_from_slice(&vector[..PATTERN_COUNT]);
+        weights
+            .other
+            .copy_from_slice(&vector[PATTERN_COUNT..2 * PATTERN_COUNT]);
+        weights
+            .own_kinds
+            .copy_from_slice(&vector[2 * PATTERN_COUNT..2 * PATTERN_COUNT + kinds]);
+        weights
+            .other_kinds
+            .copy_from_slice(&vector[2 * PATTERN_COUNT + kinds..]);
+        weights
+    }
+
+    /// Reads a weight file: one `name value` pair a line, `#` comments; a missing name weighs 0.
+    ///
+    /// # Errors
+    /// A line that is not a known name and an integer.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let names = Self::names();
+        let mut vector = vec![0; Self::COUNT];
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(value), None) = (words.next(), words.next(), words.next()) else {
+                return Err(format!("line {}: expected 'name value'", number + 1));
+            };
+            let index = names
+                .iter()
+                .position(|known| known == name)
+                .ok_or_else(|| format!("line {}: unknown weight '{name}'", number + 1))?;
+            vector[index] = value
+                .parse()
+                .map_err(|_| format!("line {}: '{value}' is not an integer", number + 1))?;
+        }
+        Ok(Self::from_vector(&vector))
+    }
+
+    /// The weight file form that [`Weights::parse`] reads.
+    pub fn write(&self) -> String {
+        Self::names()
+            .iter()
+            .zip(self.to_vector())
+            .map(|(name, value)| format!("{name} {value}\n"))
+            .collect()
+    }
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::OpenFour => "open-four-points",
+        Kind::FourThree => "four-three-points",
+        Kind::DoubleThree => "double-three-points",
+        _ => "other-points",
+    }
+}
+
+/// The weights the engine plays with, from `data/gomoku-weights.txt`.
+pub fn weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        Weights::parse(include_str!("../../../data/gomoku-weights.txt"))
+            .expect("data/gomoku-weights.txt is valid")
+    })
+}
+
+/// The features of a position for the side to move, in [`Weights::names`] order.
+pub fn features(game: &Gomoku) -> Vec<i32> {
+    let side = game.side;
+    let threats = &game.threats;
+    let mut features = Vec::with_capacity(Weights::COUNT);
+    for colour in [side, side ^ 1] {
+        for pattern in Pattern::ALL {
+            features.push(if matches!(pattern, Pattern::None | Pattern::Five) {
+                0
+            } else {
+                threats.count(colour, pattern)
+            });
+        }
+    }
+    for colour in [side, side ^ 1] {
+        for kind in KIND_FEATURES {
+            features.push(threats.points(colour, kind).len() as i32);
+        }
+    }
+    features
+}
+
+/// The value of the threats that decide the game within three plies, for the side to move, if
+/// any.
+fn decisive_threats(game: &Gomoku) -> Option<i32> {
+    let side = game.side;
+    let threats = &game.threats;
+    if !threats.points(side, Kind::Five).is_empty() {
+        return Some(FIVE_NEXT);
+    }
+    let fives = threats.points(side ^ 1, Kind::Five);
+    if fives.len() >= 2 {
+        return Some(FIVES_AGAINST);
+    }
+    if let Some(block) = fives.first() {
+        return (!game.allowed_for(side, block)).then_some(FIVES_AGAINST);
+    }
+    (!game.open_four_points(side).is_empty()).then_some(OPEN_FOUR_NEXT)
+}
+
+/// The pattern value for the side to move with `weights`.
+pub fn pattern_value(game: &Gomoku, weights: &Weights) -> i32 {
+    let side = game.side;
+    let threats = &game.threats;
+    let mut value = 0;
+    for pattern in Pattern::ALL {
+        if matches!(pattern, Pattern::None | Pattern::Five) {
+            continue;
+        }
+        value += weights.own[pattern as usize] * threats.count(side, pattern);
+        value -= weights.other[pattern as usize] * threats.count(side ^ 1, pattern);
+    }
+    for (index, kind) in KIND_FEATURES.into_iter().enumerate() {
+        value += weights.own_kinds[index] * threats.points(side, kind).len() as i32;
+        value -= weights.other_kinds[index] * threats.points(side ^ 1, kind).len() as i32;
+    }
+    value.clamp(-PATTERN_BOUND, PATTERN_BOUND)
+}
+
+/// The static value for the side to move, within `±(MAX_EVALUATION - 1)`.
+pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
+    let side = game.side;
+    if let Some(winner) = game.winner {
+        return if winner == side { BOUND } else { -BOUND };
+    }
+    if strength.0 <= 1 {
+        return (-greedy_value(game)).clamp(-BOUND, BOUND);
+    }
+    if let Some(value) = decisive_threats(game) {
+        return value;
+    }
+    pattern_value(game, game.weights)
+}
+
+/// The greedy player's choice among `moves`: the first with the highest [`greedy_score`].
+pub fn greedy_choice(game: &Gomoku, moves: &[GomokuMove]) -> Option<GomokuMove> {
+    let mut best: Option<(i32, GomokuMove)> = None;
+    for &mv in moves {
+        let score = greedy_score(game, mv.point(), game.side);
+        if best.is_none_or(|(top, _)| score > top) {
+            best = Some((score, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
 }

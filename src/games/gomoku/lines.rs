@@ -1,14 +1,11 @@
-//! Board geometry and line features: the incremental tables of Gomoku.
+//! Board geometry and the line masks: the incremental tables of Gomoku.
 //!
 //! A point is `y * size + x`, with `x` the column from the left and `y` the row from the top (the
 //! Gomocup convention). Every point lies on four lines (a row, a column, a diagonal and an
 //! anti-diagonal); each line keeps one bit mask per colour, with bit `offset` for the point at that
 //! offset along the line. Win checks, renju checks and move scores read these masks directly
-//! instead of scanning the board.
-//!
-//! Each line also keeps [`LineFeatures`] per colour (counts of five-point windows by stones, open
-//! fours, open threes), and the position keeps their sums, so the evaluation is a few
-//! multiplications.
+//! instead of scanning the board. The threat data (`super::patterns`, `super::threats`) is
+//! derived from these masks.
 
 use std::sync::OnceLock;
 
@@ -132,27 +129,6 @@ pub fn run_length(stones: u32, offset: u32) -> u32 {
     above + below
 }
 
-/// Counts of patterns of one colour on one line, or summed over the board: one 16-bit lane each.
-///
-/// Lanes (see the `*_LANE` constants): five-point windows free of opponent stones holding 1, 2, 3,
-/// 4 and 5 own stones, open fours (`.XXXX.`), and open threes (six-point windows `.` + three own
-/// stones and one empty among four + `.`; a fully open `..XXX..` counts twice). Lane-wise add and
-/// subtract never carry, because a sum always contains the terms taken out of it.
-pub type LineFeatures = u128;
-
-/// Lane of windows with `k` own stones is `k - 1`.
-pub const WINDOW_LANES: [usize; 5] = [0, 1, 2, 3, 4];
-/// Lane of open fours.
-pub const OPEN_FOUR_LANE: usize = 5;
-/// Lane of open threes.
-pub const OPEN_THREE_LANE: usize = 6;
-
-/// One lane of a feature word.
-#[inline]
-pub fn lane(features: LineFeatures, lane: usize) -> i32 {
-    ((features >> (16 * lane)) & 0xFFFF) as i32
-}
-
 /// Start bits of the five-point windows of a line that hold no opponent stone, and of those, the
 /// windows holding exactly 1..=5 own stones (index `k - 1`).
 #[inline]
@@ -177,25 +153,6 @@ pub fn window_masks(own: u32, opponent: u32, length: u32) -> [u32; 5] {
         free & !ones & !twos & fours,
         free & ones & !twos & fours,
     ]
-}
-
-/// The features of one colour on one line of `length` points.
-#[inline]
-pub fn line_features(own: u32, opponent: u32, length: u32) -> LineFeatures {
-    let windows = window_masks(own, opponent, length);
-    let empty = !(own | opponent) & ((1u32 << length) - 1);
-    let ends = empty & (empty >> 5);
-    // A six-point window with both ends empty whose inner five-point window (ending on the empty
-    // end) holds three or four own stones.
-    let open_three = ends & (windows[2] >> 1);
-    let open_four = ends & (windows[3] >> 1);
-    let mut features = 0u128;
-    for (index, mask) in windows.iter().enumerate() {
-        features |= u128::from(mask.count_ones()) << (16 * WINDOW_LANES[index]);
-    }
-    features |= u128::from(open_four.count_ones()) << (16 * OPEN_FOUR_LANE);
-    features |= u128::from(open_three.count_ones()) << (16 * OPEN_THREE_LANE);
-    features
 }
 
 #[cfg(test)]
@@ -229,23 +186,5 @@ mod tests {
         assert_eq!(run_length(0b1111_1111, 0), 8);
         assert_eq!(run_length(0b1111_1111, 7), 8);
         assert_eq!(run_length(0b1101_1011, 3), 2);
-    }
-
-    #[test]
-    fn features_count_windows_and_open_shapes() {
-        // .XXXX. on a line of 8: windows [0..4] and [1..5] hold four, [2..6] three, [3..7] two.
-        let features = line_features(0b0001_1110, 0, 8);
-        assert_eq!(lane(features, 3), 2);
-        assert_eq!(lane(features, 2), 1);
-        assert_eq!(lane(features, 1), 1);
-        assert_eq!(lane(features, OPEN_FOUR_LANE), 1);
-        // ..XXX.. counts two open threes; a blocked end leaves one.
-        let features = line_features(0b001_1100, 0, 7);
-        assert_eq!(lane(features, OPEN_THREE_LANE), 2);
-        let features = line_features(0b001_1100, 0b100_0000, 7);
-        assert_eq!(lane(features, OPEN_THREE_LANE), 1);
-        // An opponent stone removes every window through it.
-        assert_eq!(line_features(0b11, 0b100, 5), 0);
-        assert_eq!(line_features(0b11, 0, 4), 0);
     }
 }

@@ -13,16 +13,24 @@
 //! masks per line and colour, and pattern counts per line with their sums over the board, so that
 //! win checks, renju checks and the evaluation never rescan the board.
 
+pub mod candidates;
 pub mod evaluation;
 pub mod lines;
 pub mod notation;
+pub mod patterns;
 pub mod renju;
+pub mod threats;
+pub mod vcf;
 
 use crate::cpu::{self, InstructionSet};
-use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
-use lines::{geometry, line_features, run_length, Geometry, LineFeatures, MAX_LINES, MAX_POINTS};
+use crate::game::{
+    ForcedWin, Game, GameError, MoveCode, Outcome, Player, ProofRequest, Solution, SolveRequest,
+    Strength,
+};
+use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
 use std::fmt;
+use threats::{Kind, Threats};
 
 pub use lines::{MAX_SIZE, MIN_SIZE};
 
@@ -118,10 +126,10 @@ pub struct Gomoku {
     cells: [u8; MAX_POINTS],
     /// Stones by colour and line (see [`lines`]).
     lines: [[u32; MAX_LINES]; 2],
-    /// Pattern counts by colour and line.
-    line_features: [[LineFeatures; MAX_LINES]; 2],
-    /// Pattern counts by colour, summed over the lines.
-    features: [LineFeatures; 2],
+    /// What a stone would make on every empty point, for each colour (see [`threats`]).
+    threats: Threats,
+    /// The evaluation's weights.
+    weights: &'static evaluation::Weights,
 }
 
 impl fmt::Debug for Gomoku {
@@ -147,8 +155,7 @@ impl Gomoku {
                 "gomoku size must be within {MIN_SIZE}..={MAX_SIZE}, not {size}"
             )));
         }
-        // Empty lines have no features, so the zeroed tables are already up to date.
-        Ok(Gomoku {
+        let mut game = Gomoku {
             size,
             rule,
             side: 0,
@@ -158,9 +165,11 @@ impl Gomoku {
             hash: 0,
             cells: [0; MAX_POINTS],
             lines: [[0; MAX_LINES]; 2],
-            line_features: [[0; MAX_LINES]; 2],
-            features: [0; 2],
-        })
+            threats: Threats::default(),
+            weights: evaluation::weights(),
+        };
+        game.rebuild_threats();
+        Ok(game)
     }
 
     /// The empty board from `key=value` options: `size` (5..=22, default 15) and `rule`
@@ -193,6 +202,11 @@ impl Gomoku {
             }
         }
         Gomoku::new(size, rule)
+    }
+
+    /// Evaluates with `weights` from now on (this position and those made from it).
+    pub fn set_weights(&mut self, weights: &'static evaluation::Weights) {
+        self.weights = weights;
     }
 
     /// The board side.
@@ -255,7 +269,29 @@ impl Gomoku {
         if self.rule != Rule::Renju || point >= self.size * self.size || self.cells[point] != 0 {
             return None;
         }
-        self.renju_board().forbidden(point)
+        self.forbidden_reason(point)
+    }
+
+    /// Why black may not play the empty `point` under renju, from the threat data: the patterns
+    /// decide overlines and double fours, and a point with two threes by the patterns gets the
+    /// full recursive check of [`renju`]. Any rule but renju marks no point.
+    #[inline]
+    fn forbidden_reason(&self, point: usize) -> Option<Forbidden> {
+        if self.threats.is(0, point, Kind::Forbidden) {
+            let overline = self
+                .threats
+                .patterns(0, point)
+                .contains(&patterns::Pattern::Overline);
+            Some(if overline {
+                Forbidden::Overline
+            } else {
+                Forbidden::DoubleFour
+            })
+        } else if self.threats.is(0, point, Kind::MaybeForbidden) {
+            self.renju_board().forbidden(point)
+        } else {
+            None
+        }
     }
 
     /// Whether `colour` on the empty point `point` would complete a winning line.
@@ -283,23 +319,9 @@ impl Gomoku {
         self.rule == Rule::Renju && self.side == 0 && self.stones / 2 >= 4
     }
 
-    #[inline(always)]
-    fn refresh_line(&mut self, geometry: &Geometry, line: usize) {
-        let length = u32::from(geometry.lengths[line]);
-        for colour in 0..2 {
-            let new = line_features(
-                self.lines[colour][line],
-                self.lines[colour ^ 1][line],
-                length,
-            );
-            let old = std::mem::replace(&mut self.line_features[colour][line], new);
-            self.features[colour] = self.features[colour] - old + new;
-        }
-    }
-
     /// Puts a stone on an empty point, keeping every table but the winner and side.
     fn place(&mut self, point: usize, colour: Player) {
-        // The line features count bits: compiled for the chosen instruction set (`crate::cpu`).
+        // The threat tables count bits: compiled for the chosen instruction set (`crate::cpu`).
         cpu::dispatch!(cpu => cpu.run(|| {
             let geometry = geometry(self.size);
             self.cells[point] = colour as u8 + 1;
@@ -307,13 +329,14 @@ impl Gomoku {
             self.stones += 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] |= 1 << placement.offset;
-                self.refresh_line(geometry, placement.line as usize);
             }
+            self.refresh_threats(point);
         }))
     }
 
     /// Takes a stone off, the inverse of [`Gomoku::place`].
     fn remove(&mut self, point: usize, colour: Player) {
+        // Compiled for the chosen instruction set (`crate::cpu`).
         cpu::dispatch!(cpu => cpu.run(|| {
             let geometry = geometry(self.size);
             self.cells[point] = 0;
@@ -321,8 +344,8 @@ impl Gomoku {
             self.stones -= 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
-                self.refresh_line(geometry, placement.line as usize);
             }
+            self.refresh_threats(point);
         }))
     }
 
@@ -472,9 +495,8 @@ impl Game for Gomoku {
         // Compiled for the chosen instruction set (`crate::cpu`): bit scans and the renju check.
         cpu::dispatch!(cpu => cpu.run(|| {
             if self.checks_forbidden() {
-                let board = self.renju_board();
                 self.for_each_empty(|point| {
-                    if board.forbidden(point).is_none() {
+                    if self.forbidden_reason(point).is_none() {
                         moves.push(GomokuMove(point as u16));
                     }
                 });
@@ -485,7 +507,7 @@ impl Game for Gomoku {
     }
 
     fn search_moves(&self, moves: &mut Vec<GomokuMove>) {
-        evaluation::search_moves(self, moves);
+        candidates::search_moves(self, moves);
     }
 
     fn is_legal(&self, mv: GomokuMove) -> bool {
@@ -493,7 +515,7 @@ impl Game for Gomoku {
         point < self.size * self.size
             && self.cells[point] == 0
             && self.winner.is_none()
-            && !(self.checks_forbidden() && self.renju_board().forbidden(point).is_some())
+            && !(self.checks_forbidden() && self.forbidden_reason(point).is_some())
     }
 
     fn play_unchecked(&mut self, mv: GomokuMove) -> GomokuUndo {
@@ -533,7 +555,7 @@ impl Game for Gomoku {
             return "the point is occupied".to_string();
         }
         if self.checks_forbidden() {
-            if let Some(reason) = self.renju_board().forbidden(point) {
+            if let Some(reason) = self.forbidden_reason(point) {
                 return format!("forbidden for black: {}", reason.name());
             }
         }
@@ -543,9 +565,8 @@ impl Game for Gomoku {
     fn forbidden_moves(&self) -> Vec<GomokuMove> {
         let mut forbidden = Vec::new();
         if self.checks_forbidden() && self.winner.is_none() {
-            let board = self.renju_board();
             self.for_each_empty(|point| {
-                if board.forbidden(point).is_some() {
+                if self.forbidden_reason(point).is_some() {
                     forbidden.push(GomokuMove(point as u16));
                 }
             });
@@ -586,7 +607,7 @@ impl Game for Gomoku {
     }
 
     fn score_moves(&self, moves: &[GomokuMove], scores: &mut [i32]) {
-        evaluation::score_moves(self, moves, scores);
+        candidates::score_moves(self, moves, scores);
     }
 
     fn expected_moves_left(&self) -> u32 {
@@ -596,6 +617,18 @@ impl Game for Gomoku {
         let typical = (self.size * self.size / 4) as u32;
         let left = typical.saturating_sub(self.stones as u32).max(20) / 2;
         left.min(empties.div_ceil(2)).max(1)
+    }
+
+    fn has_solver(&self) -> bool {
+        true
+    }
+
+    fn solve(&self, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
+        vcf::solve(self, request)
+    }
+
+    fn find_forced_win(&mut self, request: &ProofRequest) -> Option<ForcedWin<GomokuMove>> {
+        vcf::find_forced_win(self, request)
     }
 
     fn parse_move(&self, text: &str) -> Result<GomokuMove, GameError> {
@@ -670,7 +703,10 @@ impl Game for Gomoku {
     }
 
     fn start_position(&self) -> Gomoku {
-        Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made")
+        let mut start =
+            Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
+        start.weights = self.weights;
+        start
     }
 }
 

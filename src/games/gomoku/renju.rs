@@ -19,6 +19,7 @@
 //! black, blocked by white or the edge).
 
 use super::lines::{Geometry, Placement, DIRECTIONS, MAX_LINES};
+use super::patterns::{squeeze, TERNARY};
 use std::sync::OnceLock;
 
 /// Why a point is forbidden for black.
@@ -63,29 +64,6 @@ const THREE_DELTAS: [isize; 6] = [-3, -2, -1, 1, 2, 3];
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const BLOCKED: u8 = 2;
-
-/// `TERNARY[mask]` reads the ten bits of `mask` as base-3 digits 0 or 1.
-static TERNARY: [u16; 1 << SIDE_POINTS] = build_ternary();
-
-const fn build_ternary() -> [u16; 1 << SIDE_POINTS] {
-    let mut table = [0u16; 1 << SIDE_POINTS];
-    let mut mask = 0;
-    while mask < 1 << SIDE_POINTS {
-        let mut value = 0u16;
-        let mut power = 1u16;
-        let mut bit = 0;
-        while bit < SIDE_POINTS {
-            if mask & (1 << bit) != 0 {
-                value += power;
-            }
-            power *= 3;
-            bit += 1;
-        }
-        table[mask] = value;
-        mask += 1;
-    }
-    table
-}
 
 fn table() -> &'static [u16] {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
@@ -187,39 +165,15 @@ pub struct Board<'a> {
 }
 
 impl Board<'_> {
-    /// Whether black on the empty point `point` (with black to move) is forbidden, and why.
+    /// Whether black on the empty point `point` (with black to move) is forbidden, and why. The
+    /// caller filters points first with the threat data ([`super::threats`]): only a point with
+    /// two threes by the patterns needs this full check.
     pub fn forbidden(&self, point: usize) -> Option<Forbidden> {
-        if !self.may_be_forbidden(point) {
-            return None;
-        }
         let mut assumed = Assumed {
             points: [0; MAX_ASSUMED],
             count: 0,
         };
         self.check(point, &mut assumed)
-    }
-
-    /// A cheap necessary condition. A three through the point needs two other black stones
-    /// within three points on its line, a four three within four, so two threes or fours need two
-    /// such lines; an overline or two fours on one line need four other stones within five.
-    #[inline]
-    pub fn may_be_forbidden(&self, point: usize) -> bool {
-        // Window bits: the point is bit 5; within three is 0x1DC, within four 0x3DE, five 0x7DF.
-        let mut crowded = 0;
-        for placement in self.geometry.placements[point] {
-            let window =
-                (u64::from(self.black[placement.line as usize]) << REACH) >> placement.offset;
-            let within_five = (window & 0x7DF).count_ones();
-            if within_five >= 4 {
-                return true;
-            }
-            if within_five >= 2
-                && ((window & 0x1DC).count_ones() >= 2 || (window & 0x3DE).count_ones() >= 3)
-            {
-                crowded += 1;
-            }
-        }
-        crowded >= 2
     }
 
     /// The table entry of `point`'s line `placement`, with the assumed stones added.
@@ -239,7 +193,6 @@ impl Board<'_> {
             | (!0u64 << (length as usize + REACH)))
             >> placement.offset)
             & 0x7FF;
-        let squeeze = |window: u64| ((window & 0x1F) | ((window >> 6) << 5)) as usize;
         let index = TERNARY[squeeze(black)] as usize + 2 * TERNARY[squeeze(blocked)] as usize;
         table()[index]
     }

@@ -587,3 +587,105 @@ fn perft_table() {
         }
     }
 }
+
+#[test]
+fn incremental_threats_equal_rebuilt_ones() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(11);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for size in [7, 15, 20] {
+            for _ in 0..4 {
+                let mut game = Gomoku::new(size, rule).unwrap();
+                let mut played = Vec::new();
+                let mut moves = Vec::new();
+                for _ in 0..size * size {
+                    let mut rebuilt = game.clone();
+                    rebuilt.rebuild_threats();
+                    assert!(
+                        rebuilt.threats == game.threats,
+                        "threats differ at {}",
+                        game.position_string()
+                    );
+                    // Mostly near the stones, so that shapes form.
+                    game.search_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    played.push((mv, game.play_unchecked(mv)));
+                }
+                while let Some((mv, undo)) = played.pop() {
+                    game.undo(mv, undo);
+                }
+                assert!(game == Gomoku::new(size, rule).unwrap());
+            }
+        }
+    }
+}
+
+/// The candidate limit of quiet positions never drops a threat: every point near the stones where
+/// the side to move makes a four, an open three, a four-three or a double three, or where the
+/// opponent would make a four-three or a double three, stays a candidate. Random positions from
+/// a fixed seed, under freestyle and renju.
+#[test]
+fn the_candidate_limit_keeps_every_threat_point() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut limited = 0;
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        for _ in 0..200 {
+            let mut game = Gomoku::new(15, rule).unwrap();
+            let mut near = Vec::new();
+            for _ in 0..rng.random_range(6..40) {
+                near.clear();
+                candidates::neighbourhood(&game, &mut near);
+                if near.is_empty() || game.outcome().is_some() {
+                    break;
+                }
+                game.play_unchecked(near[rng.random_range(0..near.len())]);
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            let mut moves = Vec::new();
+            game.search_moves(&mut moves);
+            near.clear();
+            candidates::neighbourhood(&game, &mut near);
+            if moves.len() >= near.len() {
+                continue;
+            }
+            // Only quiet positions are cut; forced replies are shorter lists.
+            let side = game.side;
+            let threats = game.threats();
+            let forced = [Kind::Five, Kind::OpenFour]
+                .into_iter()
+                .any(|kind| !threats.points(side, kind).is_empty())
+                || !threats.points(side ^ 1, Kind::Five).is_empty()
+                || game.defences(side ^ 1).is_some();
+            if forced {
+                continue;
+            }
+            limited += 1;
+            for mv in &near {
+                let point = mv.point();
+                let threat = [Kind::Four, Kind::Three, Kind::FourThree, Kind::DoubleThree]
+                    .into_iter()
+                    .any(|kind| threats.is(side, point, kind))
+                    || [Kind::FourThree, Kind::DoubleThree]
+                        .into_iter()
+                        .any(|kind| threats.is(side ^ 1, point, kind));
+                if threat {
+                    assert!(
+                        moves.contains(mv),
+                        "{} dropped in {}",
+                        game.format_move(*mv),
+                        game.position_string()
+                    );
+                }
+            }
+        }
+    }
+    assert!(limited >= 100, "{limited} limited positions");
+}

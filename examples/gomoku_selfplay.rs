@@ -1,0 +1,449 @@
+//! In-process Gomoku matches between two configurations of the engine, for strength tests and
+//! for the evaluation's training games.
+//!
+//! ```text
+//! cargo run --release --example gomoku_selfplay -- --games 40 --rule freestyle \
+//!     --a "level=8 movetime=200" --b "level=1" [--openings data/gomoku-openings-freestyle.txt]
+//!     [--size 15] [--threads 1] [--seed 1] [--out games.txt] [--quiet]
+//! ```
+//!
+//! A player is a list of `key=value` words: `level=1..8` (the Gomoku level table below),
+//! `depth=N`, `movetime=MS`, `nodes=N`, `strength=1..8`, `weights=FILE` (evaluation weights).
+//! With `engine=PATH` the player is another Tabula binary driven over its protocol (to compare
+//! versions): `level`, `depth`, `movetime` and `nodes` become its options, and this program keeps
+//! the board and checks every move.
+//! Each opening is played twice with the colours swapped; without an openings file, openings are
+//! random two- and three-stone starts near the centre. The summary gives A's wins, draws and
+//! losses, its score and the Elo difference with a 95% interval. `--out` appends one line per
+//! game: the rule, the size, the moves from the empty board and the result for black (1, 0.5, 0).
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use tabula::game::{Game, Strength};
+use tabula::games::gomoku::evaluation::Weights;
+use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
+use tabula::search::{self, SearchRequest, Worker};
+use tabula::time_management::{self, Limits};
+use tabula::transposition::TranspositionTable;
+
+/// The Gomoku level table: depth cap, evaluation strength and time cap (ms) of each level.
+const LEVELS: [(Option<u32>, u8, Option<u64>); 8] = [
+    (Some(1), 1, None),
+    (Some(2), 2, Some(100)),
+    (Some(3), 3, Some(200)),
+    (Some(4), 4, Some(300)),
+    (Some(6), 6, Some(500)),
+    (Some(8), 7, Some(1000)),
+    (Some(10), 8, None),
+    (None, 8, None),
+];
+
+#[derive(Clone, Debug)]
+struct Player {
+    name: String,
+    engine: Option<String>,
+    level: Option<u64>,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    strength: u8,
+    weights: Option<&'static Weights>,
+}
+
+impl Player {
+    fn parse(spec: &str) -> Player {
+        let mut player = Player {
+            name: spec.to_string(),
+            engine: None,
+            level: None,
+            depth: None,
+            movetime: Some(1000),
+            nodes: None,
+            strength: 8,
+            weights: None,
+        };
+        for word in spec.split([' ', ',']).filter(|word| !word.is_empty()) {
+            let (key, value) = word.split_once('=').expect("key=value");
+            let number = || value.parse::<u64>().expect("a number");
+            match key {
+                "engine" => player.engine = Some(value.to_string()),
+                "level" => {
+                    player.level = Some(number());
+                    let (depth, strength, time) = LEVELS[number() as usize - 1];
+                    player.depth = depth;
+                    player.strength = strength;
+                    player.movetime = time.or(player.movetime);
+                    if depth.is_some() && time.is_none() {
+                        player.movetime = None;
+                    }
+                }
+                "depth" => player.depth = Some(number() as u32),
+                "movetime" => player.movetime = Some(number()),
+                "nodes" => player.nodes = Some(number()),
+                "strength" => player.strength = number() as u8,
+                "weights" => {
+                    let text = std::fs::read_to_string(value).expect("a weight file");
+                    let weights = Weights::parse(&text).expect("valid weights");
+                    player.weights = Some(Box::leak(Box::new(weights)));
+                }
+                _ => panic!("unknown player key '{key}'"),
+            }
+        }
+        player
+    }
+
+    fn request(&self, threads: usize) -> SearchRequest {
+        let mut limits = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            ..Limits::default()
+        };
+        if let Some(time) = self.movetime {
+            let overhead = Duration::from_millis(5);
+            limits = limits.tightest(time_management::move_time(
+                Duration::from_millis(time),
+                overhead,
+            ));
+        }
+        SearchRequest {
+            limits,
+            threads,
+            strength: Strength(self.strength),
+            multi_pv: 1,
+            instant_single_move: true,
+        }
+    }
+}
+
+/// One side's search state, kept for a whole game.
+struct Seat {
+    player: Player,
+    table: TranspositionTable,
+    workers: Vec<Worker<Gomoku>>,
+    time: Duration,
+    moves: u32,
+    process: Option<External>,
+}
+
+/// Another engine driven over the protocol.
+struct External {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl External {
+    fn start(path: &str) -> External {
+        let mut child = std::process::Command::new(path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starting the engine");
+        let input = child.stdin.take().expect("stdin");
+        let output = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        External {
+            child,
+            input,
+            output,
+        }
+    }
+
+    /// Sends a command and returns the reply's text; panics on an error reply.
+    fn command(&mut self, command: &str) -> String {
+        use std::io::BufRead;
+        writeln!(self.input, "{command}").expect("writing to the engine");
+        self.input.flush().expect("flushing");
+        let mut reply = String::new();
+        loop {
+            let mut line = String::new();
+            let read = self
+                .output
+                .read_line(&mut line)
+                .expect("reading the engine");
+            assert!(read > 0, "the engine closed its output after '{command}'");
+            if line.trim().is_empty() {
+                if reply.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            reply.push_str(&line);
+        }
+        assert!(reply.starts_with('='), "'{command}' failed: {reply}");
+        reply.trim_start_matches('=').trim().to_string()
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+impl Seat {
+    /// Starts a game from `opening` on the external engine, if this seat has one.
+    fn start_game(&mut self, start: &Gomoku, opening: &[GomokuMove], threads: usize) {
+        let Some(path) = self.player.engine.clone() else {
+            return;
+        };
+        let process = self.process.get_or_insert_with(|| External::start(&path));
+        process.command(&format!(
+            "set_game gomoku size={} rule={}",
+            start.size(),
+            start.rule().name()
+        ));
+        process.command(&format!("set_option threads {threads}"));
+        if let Some(level) = self.player.level {
+            process.command(&format!("set_option level {level}"));
+        }
+        if let Some(depth) = self.player.depth {
+            process.command(&format!("set_option depth {depth}"));
+        }
+        if let Some(nodes) = self.player.nodes {
+            process.command(&format!("set_option nodes {nodes}"));
+        }
+        let movetime = self
+            .player
+            .movetime
+            .map_or("unlimited".to_string(), |time| time.to_string());
+        process.command(&format!("set_option movetime {movetime}"));
+        process.command("clear_board");
+        let mut game = start.clone();
+        for &mv in opening {
+            let colour = game.format_player(game.side_to_move());
+            process.command(&format!("play {colour} {}", game.format_move(mv)));
+            game.play_unchecked(mv);
+        }
+    }
+
+    /// The external engine's move, or `None` for an in-process seat.
+    fn external_move(&mut self, game: &Gomoku) -> Option<GomokuMove> {
+        let process = self.process.as_mut()?;
+        let colour = game.format_player(game.side_to_move());
+        let reply = process.command(&format!("genmove {colour}"));
+        Some(game.parse_move(&reply).expect("a move"))
+    }
+
+    /// Tells the external engine the opponent's move.
+    fn tell(&mut self, game: &Gomoku, mv: GomokuMove) {
+        if let Some(process) = self.process.as_mut() {
+            let colour = game.format_player(game.side_to_move());
+            process.command(&format!("play {colour} {}", game.format_move(mv)));
+        }
+    }
+}
+
+fn play_game(
+    start: &Gomoku,
+    opening: &[GomokuMove],
+    seats: &mut [Seat; 2],
+    threads: usize,
+) -> (Vec<GomokuMove>, Option<usize>) {
+    let mut game = start.clone();
+    let mut moves = opening.to_vec();
+    for &mv in opening {
+        game.try_play(mv).expect("a legal opening");
+    }
+    for seat in seats.iter_mut() {
+        seat.table.clear();
+        seat.workers.clear();
+        seat.start_game(start, opening, threads);
+    }
+    while game.outcome().is_none() {
+        let side = game.side_to_move();
+        let seat = &mut seats[side];
+        let begin = Instant::now();
+        if let Some(mv) = seat.external_move(&game) {
+            seat.time += begin.elapsed();
+            seat.moves += 1;
+            seats[side ^ 1].tell(&game, mv);
+            game.try_play(mv).expect("the engine plays legal moves");
+            moves.push(mv);
+            continue;
+        }
+        let mut position = game.clone();
+        if let Some(weights) = seat.player.weights {
+            position.set_weights(weights);
+        }
+        let stop = AtomicBool::new(false);
+        let outcome = search::search(
+            &position,
+            &seat.player.request(threads),
+            &seat.table,
+            &stop,
+            &mut seat.workers,
+            &mut |_| {},
+        );
+        seat.time += begin.elapsed();
+        seat.moves += 1;
+        let mv = outcome.best_move().expect("a move while the game goes on");
+        seats[side ^ 1].tell(&game, mv);
+        game.try_play(mv).expect("the search plays legal moves");
+        moves.push(mv);
+    }
+    (moves, game.outcome().and_then(|outcome| outcome.winner()))
+}
+
+/// Random openings: two or three stones within two points of the centre, all different.
+fn random_openings(start: &Gomoku, count: usize, seed: u64) -> Vec<Vec<GomokuMove>> {
+    let size = start.size();
+    let centre = size / 2;
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut openings: Vec<Vec<GomokuMove>> = Vec::new();
+    while openings.len() < count {
+        let stones = 2 + (next() % 2) as usize;
+        let mut opening = Vec::new();
+        while opening.len() < stones {
+            let x = centre + (next() % 5) as usize - 2;
+            let y = centre + (next() % 5) as usize - 2;
+            let mv = start.from_gomocup(x, y).expect("on the board");
+            if !opening.contains(&mv) {
+                opening.push(mv);
+            }
+        }
+        if !openings.contains(&opening) {
+            openings.push(opening);
+        }
+    }
+    openings
+}
+
+fn read_openings(path: &str, start: &Gomoku) -> Vec<Vec<GomokuMove>> {
+    let text = std::fs::read_to_string(path).expect("an openings file");
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let mut game = start.clone();
+            game.set_position_string(line).expect("a valid opening");
+            line.split_whitespace()
+                .map(|text| start.parse_move(text).expect("a move"))
+                .collect()
+        })
+        .collect()
+}
+
+fn elo(score: f64) -> f64 {
+    let clamped = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / clamped - 1.0).log10()
+}
+
+fn main() {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    let option = |name: &str| {
+        arguments
+            .iter()
+            .position(|argument| argument == name)
+            .map(|index| arguments[index + 1].clone())
+    };
+    let games: usize = option("--games").map_or(40, |text| text.parse().expect("games"));
+    let size: usize = option("--size").map_or(15, |text| text.parse().expect("size"));
+    let rule = Rule::parse(&option("--rule").unwrap_or_else(|| "freestyle".into())).expect("rule");
+    let threads: usize = option("--threads").map_or(1, |text| text.parse().expect("threads"));
+    let seed: u64 = option("--seed").map_or(1, |text| text.parse().expect("seed"));
+    let quiet = arguments.iter().any(|argument| argument == "--quiet");
+    let players = [
+        Player::parse(&option("--a").unwrap_or_else(|| "level=8 movetime=200".into())),
+        Player::parse(&option("--b").unwrap_or_else(|| "level=1".into())),
+    ];
+    let start = Gomoku::new(size, rule).expect("a board size");
+    let openings = match option("--openings") {
+        Some(path) => read_openings(&path, &start),
+        None => random_openings(&start, games.div_ceil(2), seed),
+    };
+    let mut out = option("--out").map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("an output file")
+    });
+    let mut seats = players.clone().map(|player| Seat {
+        player,
+        table: TranspositionTable::new(16),
+        workers: Vec::new(),
+        time: Duration::ZERO,
+        moves: 0,
+        process: None,
+    });
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut results = Vec::new();
+    for game_index in 0..games {
+        let opening = &openings[(game_index / 2) % openings.len()];
+        // Even games: A is black; odd games: A is white.
+        let a_colour = game_index % 2;
+        if a_colour == 1 {
+            seats.swap(0, 1);
+        }
+        let (moves, winner) = play_game(&start, opening, &mut seats, threads);
+        if a_colour == 1 {
+            seats.swap(0, 1);
+        }
+        let a_result = match winner {
+            None => 0.5,
+            Some(colour) if colour == a_colour => 1.0,
+            Some(_) => 0.0,
+        };
+        match a_result {
+            1.0 => wins += 1,
+            0.0 => losses += 1,
+            _ => draws += 1,
+        }
+        results.push(a_result);
+        let text: Vec<String> = moves.iter().map(|&mv| start.format_move(mv)).collect();
+        let black_result = match winner {
+            None => "0.5",
+            Some(0) => "1",
+            Some(_) => "0",
+        };
+        if let Some(file) = out.as_mut() {
+            writeln!(
+                file,
+                "{} {size} {} {black_result}",
+                rule.name(),
+                text.join("")
+            )
+            .expect("writing a game");
+        }
+        if !quiet {
+            println!(
+                "game {:>3}: A plays {}, {} plies, A scores {a_result}: {}",
+                game_index + 1,
+                if a_colour == 0 { "black" } else { "white" },
+                moves.len(),
+                text.join(" ")
+            );
+        }
+    }
+    let count = results.len() as f64;
+    let score = results.iter().sum::<f64>() / count;
+    let variance = results.iter().map(|r| (r - score).powi(2)).sum::<f64>() / count;
+    let margin = 1.96 * (variance / count).sqrt();
+    println!(
+        "A = {} vs B = {}: {} games, +{wins} ={draws} -{losses}, score {:.1}%, Elo {:+.0} ({:+.0} .. {:+.0})",
+        players[0].name,
+        players[1].name,
+        results.len(),
+        100.0 * score,
+        elo(score),
+        elo(score - margin),
+        elo(score + margin)
+    );
+    for seat in &seats {
+        println!(
+            "{}: {:.3} s per move over {} moves",
+            seat.player.name,
+            seat.time.as_secs_f64() / f64::from(seat.moves.max(1)),
+            seat.moves
+        );
+    }
+}

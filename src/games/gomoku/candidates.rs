@@ -1,0 +1,256 @@
+//! The search's candidate moves and their ordering, from the threat data.
+//!
+//! Candidates, in order of precedence, for the side to move:
+//! 1. its winning points, if any;
+//! 2. else the legal point that stops the opponent's five (every other move loses at once); when
+//!    the opponent has two fives the game is lost, and the one block listed is the greedy
+//!    player's choice among them (see [`super::evaluation::greedy_score`]);
+//! 3. else its points that make an open four (or two fours), which win;
+//! 4. else, when the opponent threatens an open four (it has an open three), the points that stop
+//!    every such threat together with the side to move's own fours: any other move lets the
+//!    opponent make an open four, which only a five could answer;
+//! 5. else the points within two rows and columns of a stone: the [`WIDTH`] best by the ordering
+//!    values of [`score_moves`], and every other threat point among them.
+//!
+//! Black's forbidden points under renju are never candidates.
+
+use super::evaluation::greedy_choice;
+use super::lines::{geometry, run_length, MAX_SIZE};
+use super::threats::{Kind, PointSet};
+use super::{Gomoku, GomokuMove};
+use crate::game::{Game, Player};
+
+impl Gomoku {
+    /// Whether the side to move may play the empty `point`: false only for black's forbidden
+    /// points under renju.
+    #[inline]
+    pub(super) fn allowed(&self, point: usize) -> bool {
+        !(self.checks_forbidden() && self.forbidden_reason(point).is_some())
+    }
+
+    /// Whether `colour` may play the empty `point`, whoever is to move: false only for black's
+    /// forbidden points under renju.
+    #[inline]
+    pub(super) fn allowed_for(&self, colour: Player, point: usize) -> bool {
+        !(self.rule.forbids(colour) && self.forbidden_reason(point).is_some())
+    }
+
+    /// The points where `colour` makes an open four (or two fours) and may play.
+    pub(super) fn open_four_points(&self, colour: Player) -> PointSet {
+        let mut points = *self.threats.points(colour, Kind::OpenFour);
+        for point in self.threats.points(colour, Kind::MaybeForbidden).iter() {
+            if points.contains(point) && !self.allowed_for(colour, point) {
+                points.remove(point);
+            }
+        }
+        points
+    }
+
+    /// The points where, after `colour` plays `point`, one more stone of `colour` completes a
+    /// winning line through `point`.
+    pub(super) fn completions(&self, colour: Player, point: usize) -> PointSet {
+        let geometry = geometry(self.size);
+        let mut completions = PointSet::default();
+        for (direction, placement) in geometry.placements[point].iter().enumerate() {
+            if self.threats.pattern(colour, point, direction).fours() == 0 {
+                continue;
+            }
+            let line = placement.line as usize;
+            let offset = u32::from(placement.offset);
+            let own = self.lines[colour][line] | 1 << offset;
+            let mut empty = !(own | self.lines[colour ^ 1][line]) & geometry.line_mask(line);
+            // A five through `point` lies within four points of it.
+            let low = offset.saturating_sub(4);
+            let high = (offset + 4).min(u32::from(geometry.lengths[line]) - 1);
+            empty &= ((2u32 << high) - 1) & !((1u32 << low) - 1);
+            while empty != 0 {
+                let other = empty.trailing_zeros();
+                empty &= empty - 1;
+                if self.rule.wins(colour, run_length(own | 1 << other, offset)) {
+                    completions.insert(geometry.point(line, other as usize));
+                }
+            }
+        }
+        completions
+    }
+
+    /// The points that stop every open-four threat of `attacker` (each threat point, or one of
+    /// the points its four would then need), or `None` when `attacker` has no such threat.
+    pub(super) fn defences(&self, attacker: Player) -> Option<PointSet> {
+        let threats = self.open_four_points(attacker);
+        let mut defences: Option<PointSet> = None;
+        for point in threats.iter() {
+            let mut stops = self.completions(attacker, point);
+            stops.insert(point);
+            defences = Some(match defences {
+                None => stops,
+                Some(so_far) => so_far.intersection(&stops),
+            });
+        }
+        defences
+    }
+
+    /// Appends the points of `set` that the side to move may play.
+    fn push_allowed(&self, set: &PointSet, moves: &mut Vec<GomokuMove>) {
+        for point in set.iter() {
+            if self.allowed(point) {
+                moves.push(GomokuMove(point as u16));
+            }
+        }
+    }
+}
+
+/// The search's candidates (see the module documentation).
+pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
+    moves.clear();
+    if game.outcome().is_some() {
+        return;
+    }
+    let side = game.side;
+    let opponent = side ^ 1;
+    let threats = &game.threats;
+    let fives = threats.points(side, Kind::Five);
+    if !fives.is_empty() {
+        moves.extend(fives.iter().map(|point| GomokuMove(point as u16)));
+        return;
+    }
+    let blocks = threats.points(opponent, Kind::Five);
+    if !blocks.is_empty() {
+        game.push_allowed(blocks, moves);
+        if moves.is_empty() {
+            // Every block is forbidden: the game is lost, any move will do.
+            neighbourhood(game, moves);
+        }
+        if blocks.len() >= 2 || moves.len() >= 2 {
+            let choice = greedy_choice(game, moves).expect("a move");
+            moves.clear();
+            moves.push(choice);
+        }
+        return;
+    }
+    let wins = game.open_four_points(side);
+    if !wins.is_empty() {
+        game.push_allowed(&wins, moves);
+        return;
+    }
+    if let Some(defences) = game.defences(opponent) {
+        let replies = defences.union(threats.points(side, Kind::Four));
+        game.push_allowed(&replies, moves);
+        if !moves.is_empty() {
+            return;
+        }
+    }
+    neighbourhood(game, moves);
+    if moves.is_empty() {
+        game.generate_moves(moves);
+    }
+    keep_best(game, moves);
+}
+
+/// Quiet positions keep at most this many candidates, the best by [`score_moves`].
+pub const WIDTH: usize = 16;
+
+/// Keeps the [`WIDTH`] candidates with the highest ordering values, ties going to the lower point,
+/// and every other candidate that is a threat: a four, an open three, a four-three or a double
+/// three for the side to move, or a four-three or a double three the opponent would make there.
+fn keep_best(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
+    if moves.len() <= WIDTH {
+        return;
+    }
+    let side = game.side;
+    let threats = &game.threats;
+    let threat = |point: usize| {
+        [Kind::Four, Kind::Three, Kind::FourThree, Kind::DoubleThree]
+            .into_iter()
+            .any(|kind| threats.is(side, point, kind))
+            || [Kind::FourThree, Kind::DoubleThree]
+                .into_iter()
+                .any(|kind| threats.is(side ^ 1, point, kind))
+    };
+    let mut scores = vec![0; moves.len()];
+    score_moves(game, moves, &mut scores);
+    let mut ranked: Vec<(i32, GomokuMove)> =
+        scores.into_iter().zip(moves.iter().copied()).collect();
+    ranked.sort_unstable_by_key(|&(score, mv)| (std::cmp::Reverse(score), mv.point()));
+    moves.clear();
+    moves.extend(
+        ranked
+            .into_iter()
+            .enumerate()
+            .filter(|&(index, (_, mv))| index < WIDTH || threat(mv.point()))
+            .map(|(_, (_, mv))| mv),
+    );
+}
+
+/// The empty points within two rows and two columns of a stone, skipping forbidden points.
+pub fn neighbourhood(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
+    let size = game.size;
+    if game.stones == 0 {
+        moves.push(GomokuMove(((size / 2) * size + size / 2) as u16));
+        return;
+    }
+    let row_mask = (1u32 << size) - 1;
+    // Lines 0..size are the rows, with the column as offset.
+    let mut occupied = [0u32; MAX_SIZE];
+    let mut spread = [0u32; MAX_SIZE];
+    for y in 0..size {
+        let stones = game.lines[0][y] | game.lines[1][y];
+        occupied[y] = stones;
+        spread[y] = (stones | stones << 1 | stones << 2 | stones >> 1 | stones >> 2) & row_mask;
+    }
+    for y in 0..size {
+        let mut near = spread[y.saturating_sub(2)..(y + 3).min(size)]
+            .iter()
+            .fold(0, |near, &row| near | row)
+            & !occupied[y];
+        while near != 0 {
+            let x = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let point = y * size + x;
+            if game.allowed(point) {
+                moves.push(GomokuMove(point as u16));
+            }
+        }
+    }
+}
+
+/// Ordering value of a pattern a move makes for the side to move, by [`super::patterns::Pattern`]
+/// code.
+const ATTACK: [i32; 12] = [0, 0, 1, 2, 4, 10, 14, 60, 70, 800, 800, 20_000];
+/// Ordering value of a pattern a move takes from the opponent.
+const DEFENCE: [i32; 12] = [0, 0, 1, 1, 3, 7, 10, 40, 50, 500, 500, 10_000];
+/// Ordering bonus for a move that makes a four and an open three, or two open threes.
+const FOUR_THREE: i32 = 600;
+const DOUBLE_THREE: i32 = 300;
+
+/// Ordering hints: what a stone on each point makes for the side to move plus what it takes from
+/// the opponent, by the patterns of the point.
+pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
+    let side = game.side;
+    let threats = &game.threats;
+    for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+        let point = mv.point();
+        *score = if point < game.size * game.size && game.cells[point] == 0 {
+            let mut value = 0;
+            for &pattern in threats.patterns(side, point) {
+                value += ATTACK[pattern as usize];
+            }
+            for &pattern in threats.patterns(side ^ 1, point) {
+                value += DEFENCE[pattern as usize];
+            }
+            if threats.is(side, point, Kind::FourThree) {
+                value += FOUR_THREE;
+            } else if threats.is(side, point, Kind::DoubleThree) {
+                value += DOUBLE_THREE;
+            }
+            if threats.is(side ^ 1, point, Kind::FourThree) {
+                value += FOUR_THREE / 2;
+            } else if threats.is(side ^ 1, point, Kind::DoubleThree) {
+                value += DOUBLE_THREE / 2;
+            }
+            value
+        } else {
+            i32::MIN / 2
+        };
+    }
+}

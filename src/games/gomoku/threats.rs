@@ -1,0 +1,448 @@
+//! Threats as first-class data: for every empty point and each colour, the pattern a stone there
+//! would make in each of the four directions ([`Pattern`]), the threat kinds that the four
+//! patterns add up to, and the set of points of each kind.
+//!
+//! Play and undo keep it all up to date: a stone changes only the windows of the points within
+//! [`REACH`] of it on its four lines (four under freestyle), so each move re-reads about forty
+//! table entries per colour. Candidate moves, move ordering, the threat solvers, renju's
+//! forbidden points and the evaluation all read these tables instead of scanning lines.
+
+use super::lines::{geometry, DIRECTIONS, MAX_POINTS};
+use super::patterns::{table, Pattern, PatternTable, PATTERN_COUNT, REACH};
+use super::{Gomoku, Rule};
+use crate::game::Player;
+
+/// Words of a [`PointSet`].
+const POINT_WORDS: usize = MAX_POINTS.div_ceil(64);
+
+/// A set of points, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PointSet([u64; POINT_WORDS]);
+
+impl PointSet {
+    /// Adds `point`.
+    #[inline]
+    pub fn insert(&mut self, point: usize) {
+        self.0[point / 64] |= 1 << (point % 64);
+    }
+
+    /// Removes `point`.
+    #[inline]
+    pub fn remove(&mut self, point: usize) {
+        self.0[point / 64] &= !(1 << (point % 64));
+    }
+
+    /// Whether `point` is in the set.
+    #[inline]
+    pub fn contains(&self, point: usize) -> bool {
+        self.0[point / 64] >> (point % 64) & 1 != 0
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&word| word == 0)
+    }
+
+    /// The number of points.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|word| word.count_ones() as usize).sum()
+    }
+
+    /// The smallest point, if any.
+    #[inline]
+    pub fn first(&self) -> Option<usize> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, &word)| word != 0)
+            .map(|(index, word)| index * 64 + word.trailing_zeros() as usize)
+    }
+
+    /// The points in increasing order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(index, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    index * 64 + bit
+                })
+            })
+        })
+    }
+
+    /// The points in both sets.
+    #[inline]
+    pub fn intersection(&self, other: &PointSet) -> PointSet {
+        let mut result = *self;
+        for (word, other) in result.0.iter_mut().zip(other.0) {
+            *word &= other;
+        }
+        result
+    }
+
+    /// The points in either set.
+    #[inline]
+    pub fn union(&self, other: &PointSet) -> PointSet {
+        let mut result = *self;
+        for (word, other) in result.0.iter_mut().zip(other.0) {
+            *word |= other;
+        }
+        result
+    }
+}
+
+/// A threat kind: a set of points per colour. A point may be of several kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Kind {
+    /// A stone here completes a winning line.
+    Five = 0,
+    /// A stone here makes at least one four (a five next move).
+    Four,
+    /// A stone here makes two points that complete a five: an open four, a double four on one
+    /// line, or fours on two lines. It wins unless the opponent can make five first.
+    OpenFour,
+    /// A stone here makes a four and an open three on another line.
+    FourThree,
+    /// A stone here makes an open three.
+    Three,
+    /// A stone here makes two open threes.
+    DoubleThree,
+    /// Renju, black: a stone here would be an overline or a double four, which is forbidden (a
+    /// point that makes five is never of this kind). Such a point has no other kind.
+    Forbidden,
+    /// Renju, black: a stone here makes two or more threes by the patterns and no five; the
+    /// full rule ([`super::renju`]) decides whether it is forbidden.
+    MaybeForbidden,
+}
+
+/// The number of kinds.
+pub const KIND_COUNT: usize = 8;
+
+impl Kind {
+    const ALL: [Kind; KIND_COUNT] = [
+        Kind::Five,
+        Kind::Four,
+        Kind::OpenFour,
+        Kind::FourThree,
+        Kind::Three,
+        Kind::DoubleThree,
+        Kind::Forbidden,
+        Kind::MaybeForbidden,
+    ];
+
+    #[inline]
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+// Per-pattern contributions to a point's tallies, summed over its four directions: fields of
+// three bits (at most four directions add to one), four for the fours (a double four on one line
+// counts two, as renju counts them).
+const FIVES: u32 = 0;
+const FOURS: u32 = 3;
+const OPEN_FOURS: u32 = 7;
+const THREES: u32 = 10;
+const OVERLINES: u32 = 13;
+const FIELD: u32 = 0b111;
+
+const fn contribution(pattern: Pattern) -> u32 {
+    match pattern {
+        Pattern::Five => 1 << FIVES,
+        Pattern::Overline => 1 << OVERLINES,
+        Pattern::OpenThree => 1 << THREES,
+        Pattern::Four => 1 << FOURS,
+        Pattern::OpenFour => 1 << FOURS | 1 << OPEN_FOURS,
+        Pattern::DoubleFour => 2 << FOURS,
+        _ => 0,
+    }
+}
+
+const CONTRIBUTIONS: [u32; PATTERN_COUNT] = {
+    let mut table = [0; PATTERN_COUNT];
+    let mut index = 0;
+    while index < PATTERN_COUNT {
+        table[index] = contribution(Pattern::ALL[index]);
+        index += 1;
+    }
+    table
+};
+
+/// The kinds of a point for one colour, from its four patterns. `forbids` is true for black under
+/// renju.
+#[inline]
+pub fn kinds_of(patterns: &[Pattern; DIRECTIONS], forbids: bool) -> u8 {
+    let tally: u32 = patterns
+        .iter()
+        .map(|&pattern| CONTRIBUTIONS[pattern as usize])
+        .sum();
+    let field = |shift: u32| (tally >> shift) & FIELD;
+    if field(FIVES) > 0 {
+        return Kind::Five.bit();
+    }
+    let fours = (tally >> FOURS) & 0xF;
+    if forbids && (field(OVERLINES) > 0 || fours >= 2) {
+        return Kind::Forbidden.bit();
+    }
+    let threes = field(THREES);
+    let mut kinds = 0;
+    if fours > 0 {
+        kinds |= Kind::Four.bit();
+        if threes > 0 {
+            kinds |= Kind::FourThree.bit();
+        }
+        if fours >= 2 || field(OPEN_FOURS) > 0 {
+            kinds |= Kind::OpenFour.bit();
+        }
+    }
+    if threes > 0 {
+        kinds |= Kind::Three.bit();
+        if threes >= 2 {
+            kinds |= Kind::DoubleThree.bit();
+            if forbids {
+                kinds |= Kind::MaybeForbidden.bit();
+            }
+        }
+    }
+    kinds
+}
+
+/// The threat tables of a position (see the module documentation).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Threats {
+    /// By colour, point and direction: what a stone of that colour there makes on that line.
+    /// [`Pattern::None`] on occupied points.
+    patterns: [[[Pattern; DIRECTIONS]; MAX_POINTS]; 2],
+    /// By colour and point: the [`Kind`] bits.
+    kinds: [[u8; MAX_POINTS]; 2],
+    /// By colour and kind: the points of that kind.
+    sets: [[PointSet; KIND_COUNT]; 2],
+    /// By colour and pattern: how many (empty point, direction) pairs make it.
+    counts: [[i32; PATTERN_COUNT]; 2],
+}
+
+impl Default for Threats {
+    fn default() -> Self {
+        Threats {
+            patterns: [[[Pattern::None; DIRECTIONS]; MAX_POINTS]; 2],
+            kinds: [[0; MAX_POINTS]; 2],
+            sets: [[PointSet::default(); KIND_COUNT]; 2],
+            counts: [[0; PATTERN_COUNT]; 2],
+        }
+    }
+}
+
+impl Threats {
+    /// The pattern `colour` makes on `point` in `direction`.
+    #[inline]
+    pub fn pattern(&self, colour: Player, point: usize, direction: usize) -> Pattern {
+        self.patterns[colour][point][direction]
+    }
+
+    /// The four patterns of `colour` on `point`.
+    #[inline]
+    pub fn patterns(&self, colour: Player, point: usize) -> &[Pattern; DIRECTIONS] {
+        &self.patterns[colour][point]
+    }
+
+    /// Whether `point` is of `kind` for `colour`.
+    #[inline]
+    pub fn is(&self, colour: Player, point: usize, kind: Kind) -> bool {
+        self.kinds[colour][point] & kind.bit() != 0
+    }
+
+    /// The points of `kind` for `colour`.
+    #[inline]
+    pub fn points(&self, colour: Player, kind: Kind) -> &PointSet {
+        &self.sets[colour][kind as usize]
+    }
+
+    /// How many (empty point, direction) pairs make `pattern` for `colour`.
+    #[inline]
+    pub fn count(&self, colour: Player, pattern: Pattern) -> i32 {
+        self.counts[colour][pattern as usize]
+    }
+
+    /// Sets one pattern; returns whether it changed.
+    #[inline]
+    fn set_pattern(
+        &mut self,
+        colour: Player,
+        point: usize,
+        direction: usize,
+        pattern: Pattern,
+    ) -> bool {
+        let slot = &mut self.patterns[colour][point][direction];
+        let old = *slot;
+        if old == pattern {
+            return false;
+        }
+        *slot = pattern;
+        self.counts[colour][old as usize] -= 1;
+        self.counts[colour][pattern as usize] += 1;
+        true
+    }
+
+    #[inline]
+    fn refresh_kinds(&mut self, colour: Player, point: usize, forbids: bool) {
+        let kinds = kinds_of(&self.patterns[colour][point], forbids);
+        let old = std::mem::replace(&mut self.kinds[colour][point], kinds);
+        let mut changed = old ^ kinds;
+        while changed != 0 {
+            let kind = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            if kinds >> kind & 1 != 0 {
+                self.sets[colour][kind].insert(point);
+            } else {
+                self.sets[colour][kind].remove(point);
+            }
+        }
+    }
+}
+
+impl Rule {
+    /// The pattern tables for black and white.
+    fn tables(self) -> [&'static PatternTable; 2] {
+        match self {
+            Rule::Freestyle => [table(false), table(false)],
+            Rule::Standard => [table(true), table(true)],
+            Rule::Renju => [table(true), table(false)],
+        }
+    }
+
+    /// Whether the rule forbids some points to `colour`: black under renju.
+    #[inline]
+    pub fn forbids(self, colour: Player) -> bool {
+        self == Rule::Renju && colour == 0
+    }
+
+    /// How far along a line a stone changes other points' patterns.
+    fn pattern_reach(self) -> usize {
+        match self {
+            Rule::Freestyle => REACH - 1,
+            _ => REACH,
+        }
+    }
+}
+
+/// The own and blocked bits of one line for both colours, shifted so that offset `j`'s window
+/// is bits `j..j + 11`.
+struct LineWindows {
+    own: [u64; 2],
+    blocked: [u64; 2],
+}
+
+impl LineWindows {
+    #[inline]
+    fn new(black: u32, white: u32, length: usize) -> LineWindows {
+        let edge = 0x1F | (!0u64 << (length + REACH));
+        let black = u64::from(black) << REACH;
+        let white = u64::from(white) << REACH;
+        LineWindows {
+            own: [black, white],
+            blocked: [white | edge, black | edge],
+        }
+    }
+
+    #[inline]
+    fn pattern(&self, tables: &[&PatternTable; 2], colour: Player, offset: usize) -> Pattern {
+        tables[colour].get(self.own[colour] >> offset, self.blocked[colour] >> offset)
+    }
+}
+
+impl Gomoku {
+    /// Brings the threat tables up to date after a stone was put on or taken off `point` (the
+    /// line masks and cells already changed).
+    pub(super) fn refresh_threats(&mut self, point: usize) {
+        let geometry = geometry(self.size);
+        let tables = self.rule.tables();
+        let reach = self.rule.pattern_reach();
+        let now_empty = self.cells[point] == 0;
+        for direction in 0..DIRECTIONS {
+            let placement = geometry.placements[point][direction];
+            let line = placement.line as usize;
+            let length = geometry.lengths[line] as usize;
+            let offset = placement.offset as usize;
+            let (black, white) = (self.lines[0][line], self.lines[1][line]);
+            let windows = LineWindows::new(black, white, length);
+            let mut empty = !(black | white) & geometry.line_mask(line);
+            // The neighbours within reach on this line, the point itself aside.
+            let low = offset.saturating_sub(reach);
+            let high = (offset + reach).min(length - 1);
+            empty &= ((2u32 << high) - 1) & !((1u32 << low) - 1) & !(1 << offset);
+            while empty != 0 {
+                let other_offset = empty.trailing_zeros() as usize;
+                empty &= empty - 1;
+                let other = geometry.point(line, other_offset);
+                for colour in 0..2 {
+                    let pattern = windows.pattern(&tables, colour, other_offset);
+                    self.threats.set_pattern(colour, other, direction, pattern);
+                    self.threats
+                        .refresh_kinds(colour, other, self.rule.forbids(colour));
+                }
+            }
+            for colour in 0..2 {
+                let pattern = if now_empty {
+                    windows.pattern(&tables, colour, offset)
+                } else {
+                    Pattern::None
+                };
+                self.threats.set_pattern(colour, point, direction, pattern);
+            }
+        }
+        for colour in 0..2 {
+            self.threats
+                .refresh_kinds(colour, point, self.rule.forbids(colour));
+        }
+    }
+
+    /// Recomputes every point's threats from the line masks.
+    pub(super) fn rebuild_threats(&mut self) {
+        self.threats = Threats::default();
+        // Occupied points keep Pattern::None, which the counts must include.
+        let points = self.size * self.size;
+        for colour in 0..2 {
+            self.threats.counts[colour][Pattern::None as usize] = (MAX_POINTS * DIRECTIONS) as i32;
+        }
+        let geometry = geometry(self.size);
+        let tables = self.rule.tables();
+        for point in 0..points {
+            if self.cells[point] != 0 {
+                continue;
+            }
+            for direction in 0..DIRECTIONS {
+                let placement = geometry.placements[point][direction];
+                let line = placement.line as usize;
+                let windows = LineWindows::new(
+                    self.lines[0][line],
+                    self.lines[1][line],
+                    geometry.lengths[line] as usize,
+                );
+                for colour in 0..2 {
+                    let pattern = windows.pattern(&tables, colour, placement.offset as usize);
+                    self.threats.set_pattern(colour, point, direction, pattern);
+                }
+            }
+            for colour in 0..2 {
+                self.threats
+                    .refresh_kinds(colour, point, self.rule.forbids(colour));
+            }
+        }
+    }
+
+    /// The threat tables.
+    pub fn threats(&self) -> &Threats {
+        &self.threats
+    }
+}
+
+/// Every kind, for tests and diagnostics.
+pub fn all_kinds() -> [Kind; KIND_COUNT] {
+    Kind::ALL
+}
