@@ -159,6 +159,40 @@ fn read_answers(session: &mut dyn Session, text: &str) -> Result<Vec<Answer>, St
     Ok(answers)
 }
 
+/// `count` positions reached by random legal moves from the start, each after a number of plies
+/// drawn from `plies` (games that end sooner are played again), as position strings. The same
+/// `seed` gives the same positions.
+pub fn random_positions(
+    session: &mut dyn Session,
+    count: usize,
+    plies: std::ops::RangeInclusive<usize>,
+    seed: u64,
+) -> Vec<String> {
+    use rand::{Rng, SeedableRng};
+    let mut random = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        session.clear();
+        let length = random.random_range(plies.clone());
+        let mut played = 0;
+        while played < length {
+            let moves = session.legal_moves(None).unwrap_or_default();
+            if moves.is_empty() || session.outcome().is_some() {
+                break;
+            }
+            let mv = &moves[random.random_range(0..moves.len())];
+            if session.play(None, mv).is_err() {
+                break;
+            }
+            played += 1;
+        }
+        if played == length && session.outcome().is_none() {
+            positions.push(session.position());
+        }
+    }
+    positions
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +264,17 @@ mod tests {
         assert!(is_blank_or_comment("  # a comment"));
         assert!(is_blank_or_comment("% edax comment"));
         assert!(!is_blank_or_comment("f5"));
+    }
+
+    #[test]
+    fn random_positions_are_reproducible_and_playable() {
+        let mut gomoku = session("gomoku");
+        let first = random_positions(gomoku.as_mut(), 20, 5..=15, 3);
+        assert_eq!(first, random_positions(gomoku.as_mut(), 20, 5..=15, 3));
+        assert_eq!(first.len(), 20);
+        for position in &first {
+            gomoku.set_position(position).unwrap();
+            assert!(gomoku.outcome().is_none());
+        }
     }
 }

@@ -33,8 +33,8 @@ impl Fault {
             ReadError::Timeout if clocked => Fault::new(
                 Termination::TimeForfeit,
                 format!(
-                    "no reply to '{command}' within its time ({} ms)",
-                    waited.as_millis()
+                    "no reply to '{command}' within its time ({:.0} ms)",
+                    waited.as_secs_f64() * 1000.0
                 ),
             ),
             ReadError::Timeout => Fault::new(

@@ -456,10 +456,7 @@ impl Referee {
                 ));
             }
             if let Err(error) = self.session.play(Some(mover), &reply) {
-                let fault = Fault::new(
-                    Termination::IllegalMove,
-                    format!("played the illegal move '{reply}': {error}"),
-                );
+                let fault = Fault::new(Termination::IllegalMove, format!("played {error}"));
                 return Ok(Some(self.forfeit(mover, fault)));
             }
             timed.push((mover, elapsed.as_millis() as u64));
