@@ -7,35 +7,12 @@
 
 use crate::engine::Score;
 use crate::game::{Game, ScoreUnit, Strength};
-use crate::games::chinese_checkers::ChineseCheckers;
-use crate::games::gomoku::Gomoku;
-use crate::games::reversi::Reversi;
+use crate::games::{GameVisitor, GAMES};
 use crate::search::{self, SearchRequest, Worker};
 use crate::time_management::Limits;
 use crate::transposition::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// Reversi openings: plies of a fixed pseudo-random playout from the start, with its seed.
-const REVERSI_OPENINGS: &[(usize, u64)] = &[(0, 0), (2, 1), (8, 2), (12, 3), (16, 4), (24, 5)];
-
-/// Reversi middle games: the FFO #40-#44 boards, 20-23 empties.
-const REVERSI_POSITIONS: &[&str] = &[
-    "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
-    "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
-    "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
-    "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
-    "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
-];
-
-/// Gomoku openings, as move sequences on 15x15 freestyle and renju.
-const GOMOKU_OPENINGS: &[&str] = &[
-    "h8",
-    "h8 i9 j8",
-    "h8 i8 h9 h7 g9 f10 i10",
-    "h8 i9 i8 g8 j7 k6 j8 j9 k8",
-    "h8 h9 i10 g8 j11 k12 g10 i7 f9",
-];
 
 /// One benchmark position's result.
 #[derive(Clone, Debug)]
@@ -67,130 +44,83 @@ pub struct BenchSettings {
     pub game: Option<String>,
 }
 
-fn run_positions<G: Game>(
-    name: &str,
-    positions: &[G],
+/// Searches one position to a fixed depth, with a fresh table and fresh threads' state, so that
+/// the node count does not depend on what ran before.
+struct BenchVisitor<'a> {
+    label: String,
     depth: u32,
-    settings: &BenchSettings,
-    lines: &mut Vec<BenchLine>,
-) {
-    let table = TranspositionTable::new(settings.hash_megabytes);
-    let mut workers: Vec<Worker<G>> = Vec::new();
-    for (index, position) in positions.iter().enumerate() {
-        // Each position starts afresh, so that the node count does not depend on the order.
-        table.clear();
-        workers.clear();
+    settings: &'a BenchSettings,
+    table: &'a TranspositionTable,
+}
+
+impl GameVisitor for BenchVisitor<'_> {
+    type Output = BenchLine;
+
+    fn visit<G: Game>(self, position: G) -> BenchLine {
+        self.table.clear();
+        let mut workers: Vec<Worker<G>> = Vec::new();
         let stop = AtomicBool::new(false);
         let request = SearchRequest {
             limits: Limits {
-                depth: Some(depth),
+                depth: Some(self.depth),
                 ..Limits::default()
             },
-            threads: settings.threads,
+            threads: self.settings.threads,
             strength: Strength::FULL,
             multi_pv: 1,
             instant_single_move: false,
         };
         let start = Instant::now();
-        let outcome = search::search(position, &request, &table, &stop, &mut workers, &mut |_| {});
+        let outcome = search::search(
+            &position,
+            &request,
+            self.table,
+            &stop,
+            &mut workers,
+            &mut |_| {},
+        );
         let elapsed = start.elapsed();
+        let unit = position.score_unit();
         let (best_move, score) = match (outcome.best_move(), outcome.score()) {
             (Some(mv), Some(score)) => (
                 position.format_move(mv),
-                Some(Score::from_search(score, position.score_unit())),
+                Some(Score::from_search(score, unit)),
             ),
             _ => ("-".to_string(), None),
         };
-        lines.push(BenchLine {
-            label: format!("{name} #{}", index + 1),
+        BenchLine {
+            label: self.label,
             nodes: outcome.nodes,
             elapsed,
             best_move,
             score,
-            unit: position.score_unit(),
-        });
-    }
-}
-
-/// Plays a move sequence from `start`; panics on an illegal move (the sequences are fixed).
-fn replay<G: Game>(start: &G, moves: &str) -> G {
-    let mut position = start.clone();
-    for text in moves.split_whitespace() {
-        let mv = position.parse_move(text).expect("a bench move parses");
-        position.try_play(mv).expect("a bench move is legal");
-    }
-    position
-}
-
-/// Positions reached by a fixed pseudo-random playout of `plies` plies.
-fn playout<G: Game>(start: &G, plies: usize, seed: u64) -> G {
-    let mut position = start.clone();
-    let mut moves = Vec::new();
-    for ply in 0..plies {
-        position.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
+            unit,
         }
-        let pick = crate::zobrist::mix(seed ^ ply as u64) as usize % moves.len();
-        position.play_unchecked(moves[pick]);
     }
-    position
 }
 
-/// Runs the benchmark and returns one line per position.
+/// Runs the benchmark over every game of the registry (or the one asked for) and returns one
+/// line per position.
 pub fn run(settings: &BenchSettings) -> Vec<BenchLine> {
-    let wanted = |game: &str| settings.game.as_deref().is_none_or(|filter| filter == game);
+    let table = TranspositionTable::new(settings.hash_megabytes);
     let mut lines = Vec::new();
-    if wanted("reversi") {
-        let mut positions: Vec<Reversi> = REVERSI_OPENINGS
-            .iter()
-            .map(|&(plies, seed)| playout(&Reversi::new(), plies, seed))
-            .collect();
-        positions.extend(REVERSI_POSITIONS.iter().map(|text| {
-            let mut position = Reversi::new();
-            position
-                .set_position_string(text)
-                .expect("bench positions are valid");
-            position
-        }));
-        run_positions(
-            "reversi",
-            &positions,
-            settings.depth.unwrap_or(13),
-            settings,
-            &mut lines,
-        );
-    }
-    if wanted("gomoku") {
-        let mut positions = Vec::new();
-        for rule in ["freestyle", "renju"] {
-            let options = [("rule".to_string(), rule.to_string())];
-            let start = Gomoku::from_options(&options).expect("gomoku bench rule");
-            positions.extend(GOMOKU_OPENINGS.iter().map(|moves| replay(&start, moves)));
+    for entry in GAMES {
+        if settings
+            .game
+            .as_deref()
+            .is_some_and(|wanted| wanted != entry.name)
+        {
+            continue;
         }
-        run_positions(
-            "gomoku",
-            &positions,
-            settings.depth.unwrap_or(6),
-            settings,
-            &mut lines,
-        );
-    }
-    if wanted("chinese-checkers") {
-        let mut positions = Vec::new();
-        for players in ["2", "3", "6"] {
-            let options = [("players".to_string(), players.to_string())];
-            let start = ChineseCheckers::from_options(&options).expect("chinese checkers bench");
-            positions.push(start.clone());
-            positions.push(playout(&start, 30, 7));
+        let bench = (entry.bench)();
+        for (index, position) in bench.positions.into_iter().enumerate() {
+            lines.push(position.visit(BenchVisitor {
+                label: format!("{} #{}", entry.name, index + 1),
+                depth: settings.depth.unwrap_or(bench.depth),
+                settings,
+                table: &table,
+            }));
         }
-        run_positions(
-            "chinese-checkers",
-            &positions,
-            settings.depth.unwrap_or(6),
-            settings,
-            &mut lines,
-        );
     }
     lines
 }

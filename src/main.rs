@@ -148,9 +148,11 @@ enum Command {
 }
 
 fn main() -> Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,tabula::info=info"),
+    )
+    .target(env_logger::Target::Stderr)
+    .init();
     let cli = Cli::parse();
     choose_weights(&cli.weights)?;
     match cli.command {

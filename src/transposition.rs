@@ -101,39 +101,82 @@ pub struct TranspositionTable {
 }
 
 /// The bucket array. Probes land at random, so with 4 KiB pages nearly every probe of a large
-/// table also misses the TLB: tables of 2 MiB and more are aligned to 2 MiB and, on Linux, asked
-/// for transparent huge pages (`madvise`; the kernel may refuse, which only costs speed).
+/// table also misses the TLB: on Linux, tables of 2 MiB and more are mapped straight from the
+/// system, aligned to 2 MiB and asked for transparent huge pages (`madvise`; the kernel may refuse,
+/// which only costs speed). The system maps such memory zeroed and lazily, page by page, so a
+/// table of any size is ready at once.
 struct Buckets {
     pointer: std::ptr::NonNull<Bucket>,
     count: usize,
+    memory: Memory,
+}
+
+/// Where the buckets live, for freeing them.
+enum Memory {
+    /// From the global allocator with this layout.
+    Heap(std::alloc::Layout),
+    /// An anonymous mapping of this many bytes at this address.
+    #[cfg(target_os = "linux")]
+    Mapped {
+        base: *mut libc::c_void,
+        length: usize,
+    },
 }
 
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Buckets {
-    /// `count` empty buckets, or `None` when the allocator refuses.
+    /// `count` empty buckets, or `None` when the system refuses the memory.
     fn new(count: usize) -> Option<Buckets> {
-        let layout = Buckets::layout(count)?;
-        // Safety: the layout's size is at least one bucket. All-zero words are empty slots, and
-        // the system hands out large zeroed allocations lazily, page by page.
+        let size = count.checked_mul(std::mem::size_of::<Bucket>())?;
+        #[cfg(target_os = "linux")]
+        if size >= HUGE_PAGE {
+            return Buckets::map(count, size);
+        }
+        let layout =
+            std::alloc::Layout::from_size_align(size, std::mem::align_of::<Bucket>()).ok()?;
+        // Safety: the layout's size is at least one bucket. All-zero words are empty slots.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let pointer = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
-        #[cfg(target_os = "linux")]
-        if layout.align() == HUGE_PAGE {
-            // Safety: advice about memory this allocation owns; it changes no contents.
-            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
-        }
-        Some(Buckets { pointer, count })
+        Some(Buckets {
+            pointer,
+            count,
+            memory: Memory::Heap(layout),
+        })
     }
 
-    fn layout(count: usize) -> Option<std::alloc::Layout> {
-        let size = count.checked_mul(std::mem::size_of::<Bucket>())?;
-        let align = if size >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<Bucket>()
+    /// Maps `size` bytes for `count` buckets, 2 MiB aligned, with huge pages advised.
+    #[cfg(target_os = "linux")]
+    fn map(count: usize, size: usize) -> Option<Buckets> {
+        let length = size.checked_add(HUGE_PAGE)?;
+        // Safety: an anonymous private mapping owns no existing memory; the result is checked.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                length,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
         };
-        std::alloc::Layout::from_size_align(size, align).ok()
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        let offset = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
+        // Safety: `offset` is less than 2 MiB, so the aligned start and `size` bytes after it lie
+        // inside the mapping; the advice changes no contents. Fresh anonymous memory reads as
+        // zero, which is an empty slot.
+        let start = unsafe {
+            let start = base.cast::<u8>().add(offset);
+            libc::madvise(start.cast(), size, libc::MADV_HUGEPAGE);
+            start
+        };
+        Some(Buckets {
+            pointer: std::ptr::NonNull::new(start.cast::<Bucket>())?,
+            count,
+            memory: Memory::Mapped { base, length },
+        })
     }
 }
 
@@ -148,9 +191,17 @@ impl std::ops::Deref for Buckets {
 
 impl Drop for Buckets {
     fn drop(&mut self) {
-        let layout = Buckets::layout(self.count).expect("the layout it was allocated with");
-        // Safety: allocated in `new` with this same layout.
-        unsafe { std::alloc::dealloc(self.pointer.as_ptr().cast(), layout) };
+        match self.memory {
+            // Safety: allocated in `new` with this same layout.
+            Memory::Heap(layout) => unsafe {
+                std::alloc::dealloc(self.pointer.as_ptr().cast(), layout)
+            },
+            // Safety: mapped in `map` with this base and length, and unmapped only here.
+            #[cfg(target_os = "linux")]
+            Memory::Mapped { base, length } => unsafe {
+                libc::munmap(base, length);
+            },
+        }
     }
 }
 

@@ -318,9 +318,22 @@ impl<G: Game> Engine<G> {
     /// [`EngineError::Stopped`].
     pub fn perft(&self, depth: usize) -> Result<u64, EngineError> {
         self.stop.arm();
-        self.stop.begin_unbounded();
+        self.mark_long_perft(depth);
         crate::perft::perft_until_stopped(&self.position, depth, self.stop.flag())
             .ok_or(EngineError::Stopped)
+    }
+
+    /// A count that would run for hours counts as unbounded: once the input is closed, nobody
+    /// could stop it. Shorter counts finish, so that piped scripts get their answers.
+    fn mark_long_perft(&self, depth: usize) {
+        /// About an hour at the games' perft speeds.
+        const LONG_PERFT_LEAVES: f64 = 1e12;
+        let mut moves = Vec::new();
+        self.position.generate_moves(&mut moves);
+        let estimate = (moves.len().max(1) as f64).powi(depth as i32);
+        if estimate > LONG_PERFT_LEAVES {
+            self.stop.begin_unbounded();
+        }
     }
 
     /// Leaf count below each move at `depth`, stoppable like [`Engine::perft`].
@@ -339,7 +352,7 @@ impl<G: Game> Engine<G> {
             });
         }
         self.stop.arm();
-        self.stop.begin_unbounded();
+        self.mark_long_perft(depth);
         let mut lines = Vec::with_capacity(moves.len());
         for mv in moves {
             let mut child = self.position.clone();

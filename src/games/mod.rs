@@ -22,6 +22,44 @@ pub struct GameEntry {
     pub options: &'static str,
     /// Creates the game from `key=value` options (aliases' options already added).
     pub create: Constructor,
+    /// The positions `tabula bench` searches.
+    pub bench: fn() -> Bench,
+}
+
+/// What `tabula bench` searches in one game: fixed positions to a fixed depth.
+pub struct Bench {
+    /// The positions, in order.
+    pub positions: Vec<AnyGame>,
+    /// The depth each is searched to, unless the command line says otherwise.
+    pub depth: u32,
+}
+
+/// Plays a fixed move sequence from `start`.
+///
+/// # Panics
+/// On a malformed or illegal move: the sequences are fixed and known to be legal.
+pub fn replay<G: Game>(start: &G, moves: &str) -> G {
+    let mut position = start.clone();
+    for text in moves.split_whitespace() {
+        let mv = position.parse_move(text).expect("a fixed move parses");
+        position.try_play(mv).expect("a fixed move is legal");
+    }
+    position
+}
+
+/// The position a fixed pseudo-random playout of `plies` plies reaches from `start`.
+pub fn playout<G: Game>(start: &G, plies: usize, seed: u64) -> G {
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        position.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let pick = crate::zobrist::mix(seed ^ ply as u64) as usize % moves.len();
+        position.play_unchecked(moves[pick]);
+    }
+    position
 }
 
 /// Aliases that also choose an option, as `(alias, key, value)`: `set_game renju` is Gomoku under
@@ -35,12 +73,26 @@ pub const GAMES: &[GameEntry] = &[
         aliases: &["othello"],
         options: "size=4..16 (even, default 8)",
         create: reversi,
+        bench: || Bench {
+            positions: reversi::bench_positions()
+                .into_iter()
+                .map(AnyGame::Reversi)
+                .collect(),
+            depth: 13,
+        },
     },
     GameEntry {
         name: "gomoku",
         aliases: &["gobang", "renju", "five-in-a-row"],
         options: "size=5..22 (default 15) rule=freestyle|standard|renju",
         create: |options| Ok(AnyGame::Gomoku(gomoku::Gomoku::from_options(options)?)),
+        bench: || Bench {
+            positions: gomoku::bench_positions()
+                .into_iter()
+                .map(AnyGame::Gomoku)
+                .collect(),
+            depth: 6,
+        },
     },
     GameEntry {
         name: "chinese-checkers",
@@ -50,6 +102,13 @@ pub const GAMES: &[GameEntry] = &[
             Ok(AnyGame::ChineseCheckers(
                 chinese_checkers::ChineseCheckers::from_options(options)?,
             ))
+        },
+        bench: || Bench {
+            positions: chinese_checkers::bench_positions()
+                .into_iter()
+                .map(AnyGame::ChineseCheckers)
+                .collect(),
+            depth: 6,
         },
     },
 ];

@@ -454,10 +454,10 @@ fn list_options(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
         .iter()
         .map(|option| {
             format!(
-                "{} {} default {}: {}",
+                "{} {}; default {}; {}",
                 option.name,
-                option.range().replace(' ', "_"),
-                option.default.replace(' ', "_"),
+                option.range(),
+                option.default,
                 option.help
             )
         })

@@ -632,6 +632,9 @@ impl Game for ChineseCheckers {
             }
             _ => {}
         }
+        if from == to {
+            return "a move must end on another hole than the one it starts from".to_string();
+        }
         if self.state.occupied & bit(to) != 0 {
             return format!("hole {} is occupied", to + 1);
         }
@@ -799,3 +802,16 @@ impl Default for ChineseCheckers {
 
 #[cfg(test)]
 mod tests;
+
+/// The positions `tabula bench` searches in Chinese Checkers: the start and a position 30 plies
+/// into a fixed playout, for 2, 3 and 6 players.
+pub fn bench_positions() -> Vec<ChineseCheckers> {
+    let mut positions = Vec::new();
+    for players in [2, 3, 6] {
+        let start = ChineseCheckers::new(players, Jumps::Standard, DEFAULT_MAX_MOVES)
+            .expect("a valid player count");
+        positions.push(super::playout(&start, 30, 7));
+        positions.insert(positions.len() - 1, start);
+    }
+    positions
+}

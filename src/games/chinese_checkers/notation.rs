@@ -39,7 +39,8 @@ pub fn parse_move(text: &str) -> Result<Option<Vec<usize>>, GameError> {
         }
         path.push(number - 1);
     }
-    if path.len() < 2 || path.windows(2).any(|pair| pair[0] == pair[1]) {
+    // A path that stays on a hole is well formed and illegal: the game says why.
+    if path.len() < 2 {
         return Err(malformed());
     }
     Ok(Some(path))
@@ -237,8 +238,10 @@ mod tests {
         assert_eq!(parse_move("9-18"), Ok(Some(vec![8, 17])));
         assert_eq!(parse_move(" 5-18-31 "), Ok(Some(vec![4, 17, 30])));
         assert_eq!(parse_move("PASS"), Ok(None));
+        // Well formed, though never legal: the game says why.
+        assert_eq!(parse_move("9-9"), Ok(Some(vec![8, 8])));
         for bad in [
-            "", "9", "9-", "-9", "9-9", "0-5", "122-5", "5-122", "a-b", "05-18", "9--18", "9 18",
+            "", "9", "9-", "-9", "0-5", "122-5", "5-122", "a-b", "05-18", "9--18", "9 18",
             "1234-5", "+9-18",
         ] {
             assert!(parse_move(bad).is_err(), "{bad}");

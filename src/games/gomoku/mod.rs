@@ -666,3 +666,26 @@ impl Game for Gomoku {
 
 #[cfg(test)]
 mod tests;
+
+/// Gomoku openings for `tabula bench`, as move sequences on 15x15 freestyle and renju.
+const BENCH_OPENINGS: &[&str] = &[
+    "h8",
+    "h8 i9 j8",
+    "h8 i8 h9 h7 g9 f10 i10",
+    "h8 i9 i8 g8 j7 k6 j8 j9 k8",
+    "h8 h9 i10 g8 j11 k12 g10 i7 f9",
+];
+
+/// The positions `tabula bench` searches in Gomoku.
+pub fn bench_positions() -> Vec<Gomoku> {
+    let mut positions = Vec::new();
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let start = Gomoku::new(15, rule).expect("15x15 exists under every rule");
+        positions.extend(
+            BENCH_OPENINGS
+                .iter()
+                .map(|moves| super::replay(&start, moves)),
+        );
+    }
+    positions
+}

@@ -158,6 +158,35 @@ pub fn final_score(player: u64, opponent: u64) -> i32 {
     }
 }
 
+/// Reversi openings for `tabula bench`: plies of a fixed pseudo-random playout from the start,
+/// with its seed.
+const BENCH_OPENINGS: &[(usize, u64)] = &[(0, 0), (2, 1), (8, 2), (12, 3), (16, 4), (24, 5)];
+
+/// Reversi middle games for `tabula bench`: the FFO #40-#44 boards, 20-23 empties.
+const BENCH_MIDDLE_GAMES: &[&str] = &[
+    "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
+    "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+    "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+    "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
+];
+
+/// The positions `tabula bench` searches in Reversi.
+pub fn bench_positions() -> Vec<Reversi> {
+    let mut positions: Vec<Reversi> = BENCH_OPENINGS
+        .iter()
+        .map(|&(plies, seed)| super::playout(&Reversi::new(), plies, seed))
+        .collect();
+    positions.extend(BENCH_MIDDLE_GAMES.iter().map(|text| {
+        let mut position = Reversi::new();
+        position
+            .set_position_string(text)
+            .expect("bench positions are valid");
+        position
+    }));
+    positions
+}
+
 impl Default for Reversi {
     fn default() -> Self {
         Reversi::new()
