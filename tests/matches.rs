@@ -277,6 +277,15 @@ fn a_hang_without_a_clock_is_a_hang() {
 }
 
 #[test]
+fn a_resignation_loses() {
+    let (text, _) = fake_loses("resign", "resignation", &["--movetime", "500"]);
+    assert!(
+        text.contains("fake vs tabula): black forfeits {black resigned}"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_refused_genmove_is_a_protocol_error() {
     fake_loses("refuse", "protocol-error", &["--movetime", "500"]);
 }

@@ -352,7 +352,7 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
         }
         Ok(())
     });
-    progress.finish_and_clear();
+    progress.finish();
     let text = summary.text(skipped, input.bad_lines);
     if args.output.is_some() {
         print!("{text}");

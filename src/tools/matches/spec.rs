@@ -127,7 +127,8 @@ impl clap::Args for EngineWords {
                     "An engine, as separate key=value words: cmd=COMMAND (quoted when it has \
                      spaces), name=NAME, proto=gtp|piskvork, option.X=V (GTP set_option, Piskvork \
                      INFO), init=COMMAND, dir=DIR, stderr=FILE, margin=MS, timeout=SECONDS, \
-                     movetime=MS, tc=BASE+INC, clock=auto|on|off, pass=auto|explicit|implied. \
+                     movetime=MS|none, tc=BASE+INC|none, clock=auto|on|off, \
+                     pass=auto|explicit|implied. \
                      Give one --engine per engine.",
                 ),
         )
@@ -136,6 +137,11 @@ impl clap::Args for EngineWords {
     fn augment_args_for_update(command: clap::Command) -> clap::Command {
         Self::augment_args(command)
     }
+}
+
+/// `none` or `0`: no such limit.
+fn is_none(value: &str) -> bool {
+    value.eq_ignore_ascii_case("none") || value == "0"
 }
 
 /// Reads `--each` words followed by one `--engine`'s words (the engine's own win).
@@ -183,7 +189,12 @@ pub fn parse_engine(each: &[String], words: &[String], defaults: &Defaults) -> R
             "init" => spec.init.push(value.to_string()),
             "margin" => spec.margin = millis(key, value)?,
             "timeout" => spec.timeout = seconds(key, value)?,
+            "movetime" if is_none(value) => spec.time.per_move = None,
             "movetime" => spec.time.per_move = Some(millis(key, value)?),
+            "tc" if is_none(value) => {
+                spec.time.base = None;
+                spec.time.increment = Duration::ZERO;
+            }
             "tc" => {
                 let tc: BaseIncrement = value.parse().map_err(anyhow::Error::msg)?;
                 spec.time.base = Some(tc.base);
@@ -341,6 +352,13 @@ mod tests {
         assert_eq!(spec.margin, Duration::from_millis(250));
         assert_eq!(spec.pass, PassStyle::Implied);
         assert_eq!(spec.time.base, Some(Duration::from_secs(10)));
+        let free = parse_engine(
+            &words(&["tc=10+0.1", "movetime=200"]),
+            &words(&["cmd=x", "tc=none", "movetime=none"]),
+            &defaults(),
+        )
+        .unwrap();
+        assert!(!free.time.is_limited());
         assert!(parse_engine(&[], &words(&["name=x"]), &defaults()).is_err());
         assert!(parse_engine(&[], &words(&["cmd=x", "colour=red"]), &defaults()).is_err());
         assert!(parse_engine(&[], &words(&["cmd=x", "proto=uci"]), &defaults()).is_err());
