@@ -322,5 +322,20 @@ fn shards_in_separate_processes_merge_into_the_whole() {
     assert!(!doubled.status.success());
     assert!(String::from_utf8_lossy(&doubled.stderr).contains("twice"));
     assert!(!partial.exists());
+    // A shard's output does not resume another shard.
+    let wrong = analyze(&[
+        "--depth",
+        "2",
+        "--format",
+        "csv",
+        "--shard",
+        "2/3",
+        "--resume",
+        "--output",
+        shard_paths[0].to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("another shard"));
     std::fs::remove_dir_all(&directory).unwrap();
 }

@@ -202,7 +202,7 @@ fn chinese_checkers_in_three_and_six_seats() {
 /// A match of the fake GTP engine in `mode` against Tabula: both games lost by the fake with
 /// `termination`. Returns the match's output and how often the fake was started.
 fn fake_loses(mode: &str, termination: &str, extra: &[&str]) -> (String, usize) {
-    let directory = scratch(mode);
+    let directory = scratch(&format!("{mode}-{termination}"));
     let log = directory.join("starts.log");
     let records_path = directory.join("games.jsonl");
     let mut arguments = vec![

@@ -276,6 +276,16 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
         .filter(|&index| args.shard.is_none_or(|shard| shard.takes(index)))
         .collect();
     let (mut writer, done) = open_output(args, &input)?;
+    if let Some(index) = done
+        .iter()
+        .find(|&&index| args.shard.is_some_and(|shard| !shard.takes(index)))
+    {
+        bail!(
+            "the output holds position {index}, which is not in shard {}/{}: was it written for another shard?",
+            args.shard.map_or(0, |shard| shard.number),
+            args.shard.map_or(0, |shard| shard.count)
+        );
+    }
     let todo: Vec<usize> = selected
         .iter()
         .copied()
@@ -310,12 +320,8 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
                 .with_context(|| format!("cannot set up {}", args.game))?,
         );
     }
-    let progress = crate::tools::progress::bar(
-        selected.len() as u64,
-        skipped as u64,
-        "positions",
-        args.quiet,
-    );
+    let progress =
+        crate::tools::progress::bar(todo.len() as u64, skipped as u64, "positions", args.quiet);
     let mut summary = summary::Summary::default();
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
@@ -352,7 +358,7 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
         }
         Ok(())
     });
-    progress.finish();
+    crate::tools::progress::finish(&progress);
     let text = summary.text(skipped, input.bad_lines);
     if args.output.is_some() {
         print!("{text}");

@@ -204,8 +204,10 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     run_match(args, &Interrupt::install())
 }
 
-/// What the workers send the main thread.
-type Finished = Result<(GameRecord, Vec<usize>)>;
+/// What the workers send the main thread: a finished game (with the engine in each seat) or a
+/// failure, and where to acknowledge it. A worker starts its next game only after the main thread
+/// has counted the last one, so that a decided SPRT starts no further game.
+type Finished = (Result<(GameRecord, Vec<usize>)>, mpsc::Sender<()>);
 
 /// Plays games from `schedule` until none is left, `halt` is raised or Ctrl-C.
 #[allow(clippy::too_many_arguments)]
@@ -225,10 +227,11 @@ fn worker(
         win_depth: args.adjudicate_win,
         max_plies: args.max_plies,
     };
+    let (acknowledge, acknowledged) = mpsc::channel();
     let mut referee = match Referee::new(&args.game, options, adjudication, interrupt.clone()) {
         Ok(referee) => referee,
         Err(error) => {
-            let _ = sender.send(Err(error));
+            let _ = sender.send((Err(error), acknowledge));
             return;
         }
     };
@@ -255,10 +258,10 @@ fn worker(
             pool[engine].push(instance);
         }
         let failed = played.is_err();
-        if sender
-            .send(played.map(|record| (record, scheduled.seats.clone())))
-            .is_err()
+        let finished = played.map(|record| (record, scheduled.seats.clone()));
+        if sender.send((finished, acknowledge.clone())).is_err()
             || failed
+            || acknowledged.recv().is_err()
         {
             break;
         }
@@ -316,7 +319,7 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
     };
     let names: Vec<String> = specs.iter().map(|spec| spec.name.clone()).collect();
     let mut results = Results::new(names.clone(), seats);
-    let title = format!("{} vs {}: Elo of {}", names[0], names[1], names[0]);
+    let title = format!("Elo of {} against {} with its 95% band", names[0], names[1]);
     if !args.quiet {
         println!(
             "Match of {} games of {} {} between {}, {} at a time",
@@ -347,7 +350,7 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
             });
         }
         drop(sender);
-        for finished in receiver {
+        for (finished, acknowledge) in receiver {
             let (record, engines) = match finished {
                 Ok(finished) => finished,
                 Err(error) => {
@@ -357,6 +360,7 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
                 }
             };
             if record.termination == records::Termination::Interrupted {
+                let _ = acknowledge.send(());
                 continue;
             }
             if let Err(error) = write_record(records.as_mut(), &record) {
@@ -388,6 +392,7 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
                     );
                 }
             }
+            let _ = acknowledge.send(());
         }
     });
     if let Some(error) = failure {
