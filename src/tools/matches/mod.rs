@@ -373,7 +373,10 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
                 for line in results.score_lines() {
                     println!("{line}");
                 }
-                if args.rating_interval > 0 && results.games.is_multiple_of(args.rating_interval) {
+                if args.rating_interval > 0
+                    && results.games.is_multiple_of(args.rating_interval)
+                    && results.games < schedule.len()
+                {
                     print!("{}", results.report(sprt.as_ref()));
                 }
             }
