@@ -20,7 +20,8 @@ fn scratch(name: &str) -> PathBuf {
     directory
 }
 
-/// Tabula at `level` on one thread, as an engine of the match.
+/// Tabula at `level` on one thread, as an engine of the match, with a time margin of 2 s so
+/// that a loaded machine does not make it lose on time.
 fn tabula(name: &str, level: u8) -> Vec<String> {
     [
         "--engine".to_string(),
@@ -29,6 +30,7 @@ fn tabula(name: &str, level: u8) -> Vec<String> {
         format!("option.level={level}"),
         "option.threads=1".to_string(),
         "option.hash=8".to_string(),
+        "margin=2000".to_string(),
     ]
     .to_vec()
 }
@@ -366,4 +368,188 @@ fn bad_command_lines_are_refused() {
     ));
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start"));
+}
+
+/// Tabula at `level` with extra `key=value` words.
+fn tabula_with(name: &str, level: u8, extra: &[&str]) -> Vec<String> {
+    let mut words = tabula(name, level);
+    words.extend(extra.iter().map(|word| word.to_string()));
+    words
+}
+
+/// `tabula analyze` of the position after every move of `game`'s record, as one JSON object.
+fn analyse_end(game: &serde_json::Value, arguments: &[&str]) -> serde_json::Value {
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| mv.as_str().unwrap())
+        .collect();
+    let mut child = Command::new(TABULA)
+        .arg("analyze")
+        .args(arguments)
+        .args(["--quiet", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    writeln!(child.stdin.take().unwrap(), "{}", moves.join(" ")).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    serde_json::from_str(String::from_utf8_lossy(&output.stdout).trim()).unwrap()
+}
+
+/// The result a record should give for a score of the side to move in an analysed position.
+fn result_of(analysed: &serde_json::Value) -> String {
+    let mover = analysed["to_move"].as_str().unwrap();
+    let letter = mover[..1].to_ascii_uppercase();
+    let other = if letter == "B" { "W" } else { "B" };
+    let score = &analysed["score"];
+    match score["kind"].as_str().unwrap() {
+        "exact" => {
+            let value = score["value"].as_i64().unwrap();
+            match value {
+                0 => "0".to_string(),
+                value if value > 0 => format!("{letter}+{value}"),
+                value => format!("{other}+{}", -value),
+            }
+        }
+        "win" => format!("{letter}+"),
+        "loss" => format!("{other}+"),
+        kind => panic!("no proven result: {kind}"),
+    }
+}
+
+#[test]
+fn an_exact_solve_adjudicates_with_the_result_of_perfect_play() {
+    let directory = scratch("adjudicate-exact");
+    let records_path = directory.join("games.jsonl");
+    // Level 1 against itself reaches 12 empties (a stronger side may wipe the other out first).
+    let mut arguments = words("--game reversi --concurrency 2 --games 2 --adjudicate-exact 12");
+    arguments.extend(tabula("a", 1));
+    arguments.extend(tabula("b", 1));
+    arguments.extend(["--records".into(), records_path.display().to_string()]);
+    let output = run(&arguments);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("Endings: adjudicated 2"));
+    for game in records(&records_path) {
+        assert_eq!(game["termination"], "adjudicated", "{game}");
+        assert!(
+            game["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("adjudicated by an exact solve at 12 empties"),
+            "{game}"
+        );
+        // A solve of the last position, from the side to move, gives the recorded result.
+        let analysed = analyse_end(&game, &["--exact"]);
+        assert_eq!(
+            analysed["position"].as_str().unwrap().matches('-').count(),
+            12
+        );
+        assert_eq!(
+            game["result"].as_str().unwrap(),
+            result_of(&analysed),
+            "{game}"
+        );
+        let winner = &game["result"].as_str().unwrap()[..1];
+        let expected_places = match winner {
+            "B" => [1, 2],
+            "W" => [2, 1],
+            _ => [1, 1],
+        };
+        assert_eq!(game["places"], serde_json::json!(expected_places), "{game}");
+    }
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn a_proven_win_adjudicates_before_the_five() {
+    let directory = scratch("adjudicate-win");
+    let records_path = directory.join("games.jsonl");
+    let mut arguments = words(
+        "--game gomoku -o size=9 --concurrency 2 --games 2 --movetime 100 --adjudicate-win 3",
+    );
+    arguments.extend(tabula("a", 1));
+    arguments.extend(tabula("b", 2));
+    arguments.extend(["--records".into(), records_path.display().to_string()]);
+    let output = run(&arguments);
+    assert!(output.status.success());
+    for game in records(&records_path) {
+        if game["result"] == "0" {
+            continue;
+        }
+        assert_eq!(game["termination"], "adjudicated", "{game}");
+        let analysed = analyse_end(&game, &["--game", "gomoku", "-o", "size=9", "--depth", "3"]);
+        assert_eq!(
+            game["result"].as_str().unwrap(),
+            result_of(&analysed),
+            "{game}"
+        );
+    }
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn the_move_cap_draws_for_every_seat() {
+    let directory = scratch("move-cap");
+    let records_path = directory.join("games.jsonl");
+    let mut arguments =
+        words("--game chinese-checkers -o players=3 --games 3 --concurrency 2 --max-plies 7");
+    arguments.extend(tabula("a", 1));
+    arguments.extend(tabula("b", 1));
+    arguments.extend(["--records".into(), records_path.display().to_string()]);
+    let output = run(&arguments);
+    assert!(output.status.success());
+    let games = records(&records_path);
+    assert_eq!(games.len(), 3);
+    for game in games {
+        assert_eq!(game["termination"], "move-cap", "{game}");
+        assert_eq!(game["moves"].as_array().unwrap().len(), 7, "{game}");
+        assert_eq!(game["places"], serde_json::json!([1, 1, 1]), "{game}");
+    }
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+/// An engine that takes 300 ms a move whatever its clock says, under `tc`.
+fn slow_engine_under(tc: &str) -> Vec<serde_json::Value> {
+    let directory = scratch(&format!("tc-{tc}"));
+    let records_path = directory.join("games.jsonl");
+    let mut arguments = words(&format!(
+        "--game reversi --games 2 --tc {tc} --max-plies 16"
+    ));
+    arguments.extend(tabula_with(
+        "slow",
+        8,
+        &["clock=off", "option.movetime=300", "margin=50"],
+    ));
+    arguments.extend(tabula("fast", 1));
+    arguments.extend(["--records".into(), records_path.display().to_string()]);
+    let output = run(&arguments);
+    assert!(output.status.success());
+    let games = records(&records_path);
+    std::fs::remove_dir_all(&directory).unwrap();
+    games
+}
+
+#[test]
+fn a_game_clock_counts_its_base_and_increment() {
+    // Half a second for the game: a third move of 240-300 ms cannot fit in what is left.
+    for game in slow_engine_under("0.5+0") {
+        assert_eq!(game["termination"], "time-forfeit", "{game}");
+        let slow_seat = if game["seats"][0] == "slow" { 0 } else { 1 };
+        assert_eq!(game["loser"], slow_seat, "{game}");
+        let slow_moves = game["move_seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|seat| **seat == slow_seat)
+            .count();
+        assert!(slow_moves <= 2, "{game}");
+    }
+    // Half a second more per move keeps the same engine within its clock until the cap.
+    for game in slow_engine_under("1+0.5") {
+        assert_eq!(game["termination"], "move-cap", "{game}");
+    }
 }
