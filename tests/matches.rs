@@ -553,3 +553,70 @@ fn a_game_clock_counts_its_base_and_increment() {
         assert_eq!(game["termination"], "move-cap", "{game}");
     }
 }
+
+#[test]
+fn nboard_engines_play_through_the_client() {
+    let directory = scratch("nboard");
+    let openings = directory.join("openings.txt");
+    // A move sequence with a pass-free opening, and a position with white to move.
+    std::fs::write(
+        &openings,
+        "f5 d6 c3\n---------------------------OX------XXX-------------------------- O\n",
+    )
+    .unwrap();
+    let records_path = directory.join("games.jsonl");
+    let mut arguments = words("--game reversi --concurrency 2 --movetime 500");
+    arguments.extend([
+        "--engine".to_string(),
+        format!("cmd={TABULA} --protocol nboard"),
+        "proto=nboard".to_string(),
+        "name=nboard".to_string(),
+        "option.depth=2".to_string(),
+        "margin=2000".to_string(),
+    ]);
+    arguments.extend(tabula("gtp", 1));
+    arguments.extend([
+        "--openings".into(),
+        openings.display().to_string(),
+        "--records".into(),
+        records_path.display().to_string(),
+    ]);
+    let output = run(&arguments);
+    assert!(output.status.success());
+    let games = records(&records_path);
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert_eq!(game["termination"], "normal", "{game}");
+    }
+    // Faults: an illegal move and a crash lose, as over GTP.
+    for (mode, termination) in [("illegal", "illegal-move"), ("crash", "crash")] {
+        let records_path = directory.join(format!("{mode}.jsonl"));
+        let mut arguments = vec![
+            "--game".to_string(),
+            "reversi".to_string(),
+            "--engine".to_string(),
+            format!(
+                "cmd=sh {} {mode}",
+                engines_dir().join("fake-nboard.sh").display()
+            ),
+            "proto=nboard".to_string(),
+            "name=fake".to_string(),
+        ];
+        arguments.extend(tabula("tabula", 1));
+        arguments.extend(words("--games 2 --movetime 500"));
+        arguments.extend(["--records".into(), records_path.display().to_string()]);
+        let output = run(&arguments);
+        assert!(output.status.success());
+        for game in records(&records_path) {
+            assert_eq!(game["termination"], termination, "{game}");
+            let fake_seat = if game["seats"][0] == "fake" { 0 } else { 1 };
+            assert_eq!(game["loser"], fake_seat, "{game}");
+        }
+    }
+    // NBoard is for Othello only.
+    let gomoku = run(&words(
+        "--game gomoku --engine cmd=x proto=nboard --engine cmd=y --games 1",
+    ));
+    assert!(!gomoku.status.success());
+    std::fs::remove_dir_all(&directory).unwrap();
+}

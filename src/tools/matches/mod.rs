@@ -1,7 +1,7 @@
 //! `tabula match`: engine-against-engine matches for every game.
 //!
 //! ```text
-//! tabula match --game G [-o key=value]... --engine cmd=CMD name=NAME [proto=gtp|piskvork]
+//! tabula match --game G [-o key=value]... --engine cmd=CMD name=NAME [proto=gtp|piskvork|nboard]
 //!              [option.X=V]... --engine ... [--each key=value...] [--games N] [--rounds R]
 //!              [--concurrency C] [--movetime MS | --tc BASE+INC] [--margin MS]
 //!              [--openings FILE [--shuffle] [--seed S]] [--sprt elo0=A elo1=B alpha=X beta=Y]
@@ -9,14 +9,15 @@
 //!              [--adjudicate-win DEPTH] [--max-plies N]
 //! ```
 //!
-//! Engines are processes speaking GTP (Tabula, Edax, gtp-rhino), Piskvork (Gomocup brains) or,
-//! for Chinese Checkers, our protocol with one process per seat. A referee keeps the true state of
+//! Engines are processes speaking GTP (Tabula, Edax, gtp-rhino), Piskvork (Gomocup brains), NBoard
+//! (Othello engines such as Edax `-nboard`) or, for Chinese Checkers, our protocol with one process per seat. A referee keeps the true state of
 //! each game in process with Tabula's rules and checks every move; a fault loses the game for the
 //! engine at fault, and a crashed or hung engine is restarted for its next game.
 
 pub mod client;
 pub mod clock;
 pub mod gtp_client;
+pub mod nboard_client;
 pub mod piskvork_client;
 pub mod plot;
 pub mod process;
@@ -191,6 +192,12 @@ fn engine_specs(args: &MatchArgs, game: &str, seats: usize) -> Result<Vec<Arc<En
         .find(|spec| spec.protocol == Protocol::Piskvork && game != "gomoku")
     {
         bail!("{} speaks Piskvork, which plays only Gomoku", spec.name);
+    }
+    if let Some(spec) = specs
+        .iter()
+        .find(|spec| spec.protocol == Protocol::Nboard && game != "reversi")
+    {
+        bail!("{} speaks NBoard, which plays only Othello", spec.name);
     }
     Ok(specs.into_iter().map(Arc::new).collect())
 }

@@ -5,6 +5,7 @@
 use super::client::{Client, Fault, GameSetup, MoveRequest, PlayedMove};
 use super::clock::Clock;
 use super::gtp_client::GtpClient;
+use super::nboard_client::NboardClient;
 use super::piskvork_client::PiskvorkClient;
 use super::process::Process;
 use super::records::{GameRecord, Termination};
@@ -62,6 +63,11 @@ impl Instance {
                     Box::new(GtpClient::new(process, &self.spec, self.interrupt.clone()))
                 }
                 Protocol::Piskvork => Box::new(PiskvorkClient::new(
+                    process,
+                    &self.spec,
+                    self.interrupt.clone(),
+                )),
+                Protocol::Nboard => Box::new(NboardClient::new(
                     process,
                     &self.spec,
                     self.interrupt.clone(),

@@ -15,6 +15,8 @@ pub enum Protocol {
     Gtp,
     /// Gomocup's Piskvork protocol (Gomoku brains such as Rapfi).
     Piskvork,
+    /// The NBoard protocol (Othello engines such as Edax `-nboard`).
+    Nboard,
 }
 
 /// Whether to send the clock to a GTP engine.
@@ -125,8 +127,8 @@ impl clap::Args for EngineWords {
                 .value_name("KEY=VALUE")
                 .help(
                     "An engine, as separate key=value words: cmd=COMMAND (quoted when it has \
-                     spaces), name=NAME, proto=gtp|piskvork, option.X=V (GTP set_option, Piskvork \
-                     INFO), init=COMMAND, dir=DIR, stderr=FILE, margin=MS, timeout=SECONDS, \
+                     spaces), name=NAME, proto=gtp|piskvork|nboard, option.X=V (GTP set_option, Piskvork \
+                     INFO, NBoard set), init=COMMAND, dir=DIR, stderr=FILE, margin=MS, timeout=SECONDS, \
                      movetime=MS|none, tc=BASE+INC|none, clock=auto|on|off, \
                      pass=auto|explicit|implied. \
                      Give one --engine per engine.",
@@ -183,7 +185,8 @@ pub fn parse_engine(each: &[String], words: &[String], defaults: &Defaults) -> R
                 spec.protocol = match value.to_ascii_lowercase().as_str() {
                     "gtp" => Protocol::Gtp,
                     "piskvork" | "gomocup" => Protocol::Piskvork,
-                    _ => bail!("proto must be gtp or piskvork, not '{value}'"),
+                    "nboard" => Protocol::Nboard,
+                    _ => bail!("proto must be gtp, piskvork or nboard, not '{value}'"),
                 }
             }
             "init" => spec.init.push(value.to_string()),
