@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod consistency;
+pub mod cpu;
 pub mod engine;
 pub mod game;
 pub mod games;

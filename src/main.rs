@@ -133,6 +133,9 @@ enum Command {
         /// Output file (one labelled position per line).
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Keep the whole games already in the output file and play on from there.
+        #[arg(long)]
+        resume: bool,
     },
     /// Trains the Reversi pattern weights from `reversi-selfplay` files.
     ReversiTrain {
@@ -153,6 +156,8 @@ fn main() -> Result<()> {
     )
     .target(env_logger::Target::Stderr)
     .init();
+    // Choose the instruction set now, so that the log (at info level) names it first.
+    tabula::cpu::fast();
     let cli = Cli::parse();
     choose_weights(&cli.weights)?;
     match cli.command {
@@ -219,6 +224,7 @@ fn main() -> Result<()> {
             exact_empties,
             hash,
             out,
+            resume,
         }) => {
             let disc = tabula::games::reversi::evaluation::DISC as f64;
             let config = SelfPlayConfig {
@@ -233,6 +239,7 @@ fn main() -> Result<()> {
                 temperature: temperature * disc,
                 exact_empties,
                 hash_megabytes: hash,
+                resume,
             };
             tabula::tools::reversi_selfplay::run_to_file(&config, &out)
         }
@@ -262,14 +269,14 @@ fn parse_protocol(name: &str) -> Result<Protocol, String> {
 
 /// Installs the pattern weights named on the command line.
 fn choose_weights(choice: &str) -> Result<()> {
-    use tabula::games::reversi::patterns::{self, Weights};
+    use tabula::games::reversi::{evaluation, patterns::Weights};
     match choice {
         "embedded" => Ok(()),
-        "none" => Ok(patterns::install(None)?),
+        "none" => Ok(evaluation::install(None)?),
         path => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
             let weights = Weights::decode(&bytes).with_context(|| format!("decoding {path}"))?;
-            Ok(patterns::install(Some(weights))?)
+            Ok(evaluation::install(Some(weights))?)
         }
     }
 }

@@ -44,8 +44,9 @@
 //! smallest ternary index), then the side-to-move mobility, opponent mobility and parity weights.
 //! About 114 000 weights per phase, 2.7 MB in all.
 
-use super::bitboard;
-use std::sync::{LazyLock, OnceLock};
+use super::bitboard::{software_extract, Kernels};
+use crate::cpu;
+use std::sync::LazyLock;
 
 /// Number of weight sets, by number of empties (see [`phase`]).
 pub const PHASES: usize = 12;
@@ -303,14 +304,15 @@ const fn lookup(index: usize) -> (usize, u64, usize) {
 /// The sum of the pattern weights of every instance, unrolled so that each instance's symmetry,
 /// mask and offset are constants: the images stay in registers and no instance table is read.
 macro_rules! pattern_sum {
-    ($images:expr, $table:expr; $($index:literal)*) => {{
+    ($cpu:expr, $images:expr, $table:expr; $($index:literal)*) => {{
+        let cpu = $cpu;
         let images = $images;
         let table = $table;
         let mut sum = 0i32;
         $({
             const LOOKUP: (usize, u64, usize) = lookup($index);
             let (player, opponent) = images[LOOKUP.0];
-            sum += table[LOOKUP.2 + ternary_index(player, opponent, LOOKUP.1)] as i32;
+            sum += table[LOOKUP.2 + ternary_index(cpu, player, opponent, LOOKUP.1)] as i32;
         })*
         sum
     }};
@@ -341,37 +343,6 @@ static TERNARY: [u16; 1024] = {
     table
 };
 
-/// The bits of `board` under `mask`, packed to the low end in square order (PEXT).
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline(always)]
-fn extract(board: u64, mask: u64) -> usize {
-    // Safety: the build enables BMI2 (x86-64-v3), which this `cfg` checks.
-    unsafe { core::arch::x86_64::_pext_u64(board, mask) as usize }
-}
-
-/// The bits of `board` under `mask`, packed to the low end in square order (portable PEXT).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-#[inline(always)]
-fn extract(board: u64, mask: u64) -> usize {
-    software_extract(board, mask) as usize
-}
-
-/// PEXT, one mask bit at a time.
-const fn software_extract(board: u64, mask: u64) -> u64 {
-    let mut result = 0;
-    let mut remaining = mask;
-    let mut out = 0;
-    while remaining != 0 {
-        let lowest = remaining & remaining.wrapping_neg();
-        if board & lowest != 0 {
-            result |= 1 << out;
-        }
-        out += 1;
-        remaining &= remaining - 1;
-    }
-    result
-}
-
 /// PDEP, one mask bit at a time: the inverse of [`software_extract`].
 const fn software_deposit(bits: u64, mask: u64) -> u64 {
     let mut result = 0;
@@ -390,10 +361,10 @@ const fn software_deposit(bits: u64, mask: u64) -> u64 {
 
 /// The ternary index of the canonical `mask` on a (transformed) board pair.
 #[inline(always)]
-fn ternary_index(player: u64, opponent: u64, mask: u64) -> usize {
+fn ternary_index<K: Kernels>(cpu: K, player: u64, opponent: u64, mask: u64) -> usize {
     // Masks have at most 10 squares: `& 1023` changes nothing but spares a bounds check.
-    TERNARY[extract(player, mask) & 1023] as usize
-        + 2 * TERNARY[extract(opponent, mask) & 1023] as usize
+    TERNARY[cpu.extract(player, mask) as usize & 1023] as usize
+        + 2 * TERNARY[cpu.extract(opponent, mask) as usize & 1023] as usize
 }
 
 /// The eight symmetric images of a board pair, by symmetry number.
@@ -560,19 +531,30 @@ pub fn layout_checksum() -> u32 {
 /// Writes the compact features of a position into `features`: one per pattern instance, then
 /// mobility, opponent mobility and parity. For training.
 pub fn compact_features(player: u64, opponent: u64, features: &mut [u32; FEATURE_COUNT]) {
-    let layout = layout();
-    let images = images(player, opponent);
-    for (slot, instance) in features.iter_mut().zip(INSTANCES.iter()) {
-        let (p, o) = images[instance.symmetry];
-        let index = ternary_index(p, o, FAMILIES[instance.family].mask);
-        *slot = layout.pattern_feature(instance.family, index) as u32;
-    }
-    let empties = 64 - (player | opponent).count_ones();
-    features[INSTANCE_COUNT] =
-        layout.mobility_feature(bitboard::moves(player, opponent).count_ones()) as u32;
-    features[INSTANCE_COUNT + 1] =
-        layout.opponent_mobility_feature(bitboard::moves(opponent, player).count_ones()) as u32;
-    features[INSTANCE_COUNT + 2] = layout.parity_feature(empties) as u32;
+    cpu::dispatch!(cpu => write_compact_features(cpu, player, opponent, features))
+}
+
+fn write_compact_features<K: Kernels>(
+    cpu: K,
+    player: u64,
+    opponent: u64,
+    features: &mut [u32; FEATURE_COUNT],
+) {
+    cpu.run(|| {
+        let layout = layout();
+        let images = images(player, opponent);
+        for (slot, instance) in features.iter_mut().zip(INSTANCES.iter()) {
+            let (p, o) = images[instance.symmetry];
+            let index = ternary_index(cpu, p, o, FAMILIES[instance.family].mask);
+            *slot = layout.pattern_feature(instance.family, index) as u32;
+        }
+        let empties = 64 - (player | opponent).count_ones();
+        features[INSTANCE_COUNT] =
+            layout.mobility_feature(cpu.moves(player, opponent).count_ones()) as u32;
+        features[INSTANCE_COUNT + 1] =
+            layout.opponent_mobility_feature(cpu.moves(opponent, player).count_ones()) as u32;
+        features[INSTANCE_COUNT + 2] = layout.parity_feature(empties) as u32;
+    })
 }
 
 /// Why a weight file was refused.
@@ -592,9 +574,6 @@ pub enum WeightsError {
     /// The header does not match this build's format or feature layout.
     #[error("weight file for another layout: {0}")]
     Mismatch(String),
-    /// [`install`] came after the weights were already in use.
-    #[error("the pattern weights were already chosen")]
-    AlreadyInstalled,
 }
 
 /// Decoded pattern weights: every phase's full table, ready for look-ups.
@@ -678,24 +657,32 @@ impl Weights {
 
     /// The value of the position for `player` to move against `opponent`, in evaluation units,
     /// clamped inside `±MAX_EVALUATION`.
-    #[inline]
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
-        let empties = 64 - (player | opponent).count_ones();
-        let table = &self.table[phase(empties) * FULL_SIZE..][..FULL_SIZE];
-        let mut sum = pattern_sum!(images(player, opponent), table;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22
-            23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-        let mobility =
-            (bitboard::moves(player, opponent).count_ones() as usize).min(MOBILITY_CELLS - 1);
-        let opponent_mobility =
-            (bitboard::moves(opponent, player).count_ones() as usize).min(MOBILITY_CELLS - 1);
-        sum += table[FULL_MOBILITY + mobility] as i32;
-        sum += table[FULL_OPPONENT_MOBILITY + opponent_mobility] as i32;
-        sum += table[FULL_PARITY + (empties & 1) as usize] as i32;
-        sum.clamp(
-            -crate::score::MAX_EVALUATION + 1,
-            crate::score::MAX_EVALUATION - 1,
-        )
+        cpu::dispatch!(cpu => self.evaluate_with(cpu, player, opponent))
+    }
+
+    /// [`Weights::evaluate`] with the kernels of `cpu`.
+    #[inline]
+    pub fn evaluate_with<K: Kernels>(&self, cpu: K, player: u64, opponent: u64) -> i32 {
+        // In `run`: too large to be sure to be inlined into a caller compiled for `cpu`.
+        cpu.run(|| {
+            let empties = 64 - (player | opponent).count_ones();
+            let table = &self.table[phase(empties) * FULL_SIZE..][..FULL_SIZE];
+            let mut sum = pattern_sum!(cpu, images(player, opponent), table;
+                0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22
+                23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+            let mobility =
+                (cpu.moves(player, opponent).count_ones() as usize).min(MOBILITY_CELLS - 1);
+            let opponent_mobility =
+                (cpu.moves(opponent, player).count_ones() as usize).min(MOBILITY_CELLS - 1);
+            sum += table[FULL_MOBILITY + mobility] as i32;
+            sum += table[FULL_OPPONENT_MOBILITY + opponent_mobility] as i32;
+            sum += table[FULL_PARITY + (empties & 1) as usize] as i32;
+            sum.clamp(
+                -crate::score::MAX_EVALUATION + 1,
+                crate::score::MAX_EVALUATION - 1,
+            )
+        })
     }
 }
 
@@ -727,35 +714,6 @@ pub fn encode(compact: &[i16]) -> Vec<u8> {
 
 /// The weight file compiled into the binary.
 static EMBEDDED: &[u8] = include_bytes!("../../../data/reversi-patterns.bin");
-
-/// The weights in use: chosen once, the compiled-in ones unless [`install`] said otherwise.
-static ACTIVE: OnceLock<Option<Weights>> = OnceLock::new();
-
-/// Chooses the process's pattern weights before the first evaluation: `Some` weights (read from
-/// a file, say), or `None` to make full-strength evaluation use the hand-made features instead.
-///
-/// # Errors
-/// [`WeightsError::AlreadyInstalled`] once the weights are in use or already chosen.
-pub fn install(weights: Option<Weights>) -> Result<(), WeightsError> {
-    ACTIVE
-        .set(weights)
-        .map_err(|_| WeightsError::AlreadyInstalled)
-}
-
-/// The pattern weights in use, or `None` when [`install`] turned them off.
-#[inline]
-pub fn active() -> Option<&'static Weights> {
-    ACTIVE.get_or_init(|| Some(Weights::embedded())).as_ref()
-}
-
-/// The pattern evaluation of the position for `player` to move against `opponent`, with the
-/// weights in use (the hand-made full evaluation when they were turned off).
-pub fn evaluate(player: u64, opponent: u64) -> i32 {
-    match active() {
-        Some(weights) => weights.evaluate(player, opponent),
-        None => super::evaluation::hand_made(player, opponent, 8),
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -822,7 +780,6 @@ mod tests {
         for &(board, mask) in &random_positions(200, 2) {
             let bits = software_extract(board, mask);
             assert_eq!(software_deposit(bits, mask), board & mask);
-            assert_eq!(extract(board, mask) as u64, bits);
         }
     }
 
@@ -907,14 +864,24 @@ mod tests {
 
     #[test]
     fn evaluation_is_symmetric_exactly() {
+        cpu::for_each_set!(cpu => evaluation_is_symmetric(cpu));
+    }
+
+    fn evaluation_is_symmetric<K: Kernels>(cpu: K) {
         let weights = scrambled_weights();
         for (check, embedded) in [(&weights, false), (&Weights::embedded(), true)] {
             for &(player, opponent) in &random_positions(300, 4) {
-                let value = check.evaluate(player, opponent);
+                let value = check.evaluate_with(cpu, player, opponent);
                 for symmetry in 1..8 {
-                    let image =
-                        check.evaluate(transform(symmetry, player), transform(symmetry, opponent));
-                    assert_eq!(value, image, "symmetry {symmetry}, embedded {embedded}");
+                    let (player, opponent) =
+                        (transform(symmetry, player), transform(symmetry, opponent));
+                    let image = check.evaluate_with(cpu, player, opponent);
+                    assert_eq!(
+                        value,
+                        image,
+                        "{} symmetry {symmetry}, embedded {embedded}",
+                        K::NAME
+                    );
                 }
             }
         }
@@ -922,6 +889,10 @@ mod tests {
 
     #[test]
     fn evaluation_is_the_sum_of_compact_features() {
+        cpu::for_each_set!(cpu => evaluation_is_the_sum(cpu));
+    }
+
+    fn evaluation_is_the_sum<K: Kernels>(cpu: K) {
         let compact: Vec<i16> = (0..PHASES * compact_size())
             .map(|index| (mix(index as u64 ^ 99) % 41) as i16 - 20)
             .collect();
@@ -934,7 +905,12 @@ mod tests {
                 .iter()
                 .map(|&feature| compact[phase * compact_size() + feature as usize] as i32)
                 .sum();
-            assert_eq!(weights.evaluate(player, opponent), sum);
+            assert_eq!(
+                weights.evaluate_with(cpu, player, opponent),
+                sum,
+                "{}",
+                K::NAME
+            );
         }
     }
 
@@ -978,8 +954,9 @@ mod tests {
                 assert_eq!(value.abs(), crate::score::MAX_EVALUATION - 1);
             }
         }
+        let embedded = Weights::embedded();
         for &(player, opponent) in &random_positions(300, 7) {
-            let value = evaluate(player, opponent);
+            let value = embedded.evaluate(player, opponent);
             assert!(value.abs() < crate::score::MAX_EVALUATION);
         }
     }
@@ -1007,8 +984,9 @@ mod tests {
             "XXXXXXXX", "X-OOOO-X", "--OOOO--", "--OXOO--", "--OOXO--", "--OOOO--", "--------",
             "--------",
         ]);
-        let good = evaluate(player, opponent);
-        let bad = evaluate(opponent, player);
+        let weights = Weights::embedded();
+        let good = weights.evaluate(player, opponent);
+        let bad = weights.evaluate(opponent, player);
         assert!(
             good > 5 * 100,
             "stable corners and edge for the side to move: {good}"
@@ -1022,8 +1000,8 @@ mod tests {
             "--------", "--------", "--XXO---", "---XXO--", "---OXO--", "----O---", "--------",
             "--------",
         ]);
-        let with_x_square = evaluate(player | 1 << 9, opponent); // b2, with a1 empty
-        let with_inner_square = evaluate(player | 1 << 21, opponent); // f3
+        let with_x_square = weights.evaluate(player | 1 << 9, opponent); // b2, with a1 empty
+        let with_inner_square = weights.evaluate(player | 1 << 21, opponent); // f3
         assert!(
             with_x_square < with_inner_square,
             "an X-square is a liability: {with_x_square} vs {with_inner_square}"
