@@ -43,6 +43,15 @@ fn our_move(mv: &str) -> String {
     }
 }
 
+/// The move of a `===` line's rest: `F5/1.5/0.3` (NBoard 2) or `f5 0.00 0.0` (Edax).
+fn named_move(rest: &str) -> String {
+    our_move(
+        rest.split(|c: char| c == '/' || c.is_whitespace())
+            .next()
+            .unwrap_or(""),
+    )
+}
+
 /// The 8x8 Othello start position as a position string.
 const START: &str = "---------------------------OX------XO--------------------------- X";
 
@@ -163,7 +172,7 @@ impl Client for NboardClient {
                 break rest.trim().to_string();
             }
         };
-        let mv = our_move(line.split('/').next().unwrap_or("").trim());
+        let mv = named_move(&line);
         if mv.is_empty() {
             return Err(Fault::new(
                 Termination::ProtocolError,
@@ -223,5 +232,9 @@ mod tests {
         assert_eq!(nboard_move("f5"), "F5");
         assert_eq!(our_move("PA"), "pass");
         assert_eq!(our_move("G2"), "g2");
+        // Tabula's form and Edax's.
+        assert_eq!(named_move("G2/60/0.03"), "g2");
+        assert_eq!(named_move("b5 0.00 0.0"), "b5");
+        assert_eq!(named_move("PA"), "pass");
     }
 }
