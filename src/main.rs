@@ -89,6 +89,12 @@ enum Command {
         #[arg(long)]
         all_moves: bool,
     },
+    /// Analyses positions from files or stdin (position strings, move sequences, .obf lines,
+    /// match records): JSON Lines, CSV or text, with resume, shards and a progress bar.
+    Analyze(tabula::tools::analyze::AnalyzeArgs),
+    /// Plays a match between engines (GTP, Piskvork; one per seat in Chinese Checkers) with a
+    /// referee that checks every move: scores, Elo, LOS, SPRT, game records and an Elo plot.
+    Match(tabula::tools::matches::MatchArgs),
     /// Plays Reversi self-play games and writes labelled positions for `reversi-train`.
     ReversiSelfplay {
         /// Number of games.
@@ -237,10 +243,23 @@ fn main() -> Result<()> {
             };
             tabula::tools::reversi_selfplay::run_to_file(&config, &out)
         }
+        Some(Command::Analyze(args)) => tools_exit(tabula::tools::analyze::run(&args)),
+        Some(Command::Match(args)) => tools_exit(tabula::tools::matches::run(&args)),
         Some(Command::ReversiTrain { data, out, config }) => {
             tabula::tools::reversi_training::train_files(&data, &out, &config)
         }
     }
+}
+
+/// A tool's result; an interrupted run exits with the status of Ctrl-C.
+fn tools_exit(result: Result<()>) -> Result<()> {
+    if let Err(error) = &result {
+        if let Some(interrupted) = error.downcast_ref::<tabula::tools::interrupt::Interrupted>() {
+            eprintln!("{interrupted}");
+            std::process::exit(tabula::tools::interrupt::EXIT_STATUS);
+        }
+    }
+    result
 }
 
 fn parse_protocol(name: &str) -> Result<Protocol, String> {

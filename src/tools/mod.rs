@@ -1,6 +1,14 @@
 //! Tools built on the engine: they use the search and the games, and no game depends on them.
+//!
+//! `analyze` (batch analysis) and `matches` (engine-against-engine matches) are the subcommands
+//! people script; `positions`, `progress` and `interrupt` are what they share.
 
+pub mod analyze;
 pub mod chinese_checkers_match;
+pub mod interrupt;
+pub mod matches;
+pub mod positions;
+pub mod progress;
 pub mod reversi_selfplay;
 pub mod reversi_training;
 pub mod solve_file;
