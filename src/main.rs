@@ -128,6 +128,9 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Serves engine sessions and refereed game rooms over TCP, and the web board over HTTP
+    /// (see protocol.md, "The server").
+    Serve(tabula::server::ServeArgs),
     /// Trains the Reversi pattern weights from `reversi-selfplay` files.
     ReversiTrain {
         /// Self-play files.
@@ -230,6 +233,7 @@ fn main() -> Result<()> {
             };
             tabula::tools::reversi_selfplay::run_to_file(&config, &out)
         }
+        Some(Command::Serve(args)) => tabula::server::run(args),
         Some(Command::ReversiTrain { data, out, config }) => {
             tabula::tools::reversi_training::train_files(&data, &out, &config)
         }

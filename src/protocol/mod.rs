@@ -13,7 +13,7 @@ pub mod output;
 pub mod piskvork;
 
 use crate::engine::{Settings, StopSignal};
-use input::{Input, Interrupt};
+use input::{Input, Interrupt, ReaderLimits};
 use output::Output;
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
@@ -157,7 +157,28 @@ pub fn serve(
     protocol: Option<Protocol>,
 ) {
     let stop = Arc::new(StopSignal::default());
-    let lines = input::spawn_reader(input, stop.clone(), protocol);
+    serve_with(
+        input,
+        output,
+        settings,
+        protocol,
+        stop,
+        ReaderLimits::default(),
+    );
+}
+
+/// [`serve`] for a host that runs sessions side by side (the server, over sockets): it keeps the
+/// session's stop signal, to [`StopSignal::hang_up`] when its client has gone, and sets the reader's
+/// limits.
+pub fn serve_with(
+    input: impl BufRead + Send + 'static,
+    output: Output,
+    settings: Settings,
+    protocol: Option<Protocol>,
+    stop: Arc<StopSignal>,
+    limits: ReaderLimits,
+) {
+    let lines = input::spawn_reader_with(input, stop.clone(), protocol, limits);
     let mut settings = Some(settings);
     let mut front: Option<Box<dyn FrontEnd>> = None;
     for item in lines {
@@ -190,6 +211,10 @@ pub fn serve(
                 }
             }
             Input::End => break,
+        }
+        if stop.is_hung_up() {
+            log::info!("the client has gone");
+            break;
         }
         if output.is_broken() {
             log::warn!("the output is closed: nobody reads the replies any more");
