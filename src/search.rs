@@ -324,6 +324,7 @@ fn iterate<G: Game>(
         .unwrap_or(MAX_PLY as u32 - 1)
         .clamp(1, MAX_PLY as u32 - 1);
     let mut completed: Option<Iteration<G::Move>> = None;
+    let mut stability = Stability::default();
     let mut depth = 1 + (thread % 2) as u32;
     while depth <= max_depth {
         worker.must_finish = thread == 0 && completed.is_none();
@@ -340,8 +341,10 @@ fn iterate<G: Game>(
         };
         if !finished {
             // A stopped iteration still counts when the last best move was searched in it and
-            // another move scored exactly above it. The moves it did not reach keep their
-            // scores and depths from the iteration before.
+            // the best move so far has an exact score at the new depth: either the last best
+            // move confirmed one ply deeper, or another move that beat it. (With several lines
+            // wanted, only a new best move counts: the other lines would mix depths.) The moves
+            // it did not reach keep their scores and depths from the iteration before.
             if thread == 0 {
                 if let (Some(done), Some(first)) = (&completed, lines.first()) {
                     let previous_best = done.lines[0].mv;
@@ -350,7 +353,7 @@ fn iterate<G: Game>(
                         .any(|line| line.mv == previous_best && line.depth == depth);
                     if first.exact
                         && first.depth == depth
-                        && first.mv != previous_best
+                        && (first.mv != previous_best || multi_pv == 1)
                         && previous_searched
                     {
                         flush_nodes(worker, shared);
@@ -377,12 +380,20 @@ fn iterate<G: Game>(
             report(&iteration);
         }
         let best_score = iteration.lines[0].score;
+        if thread == 0 {
+            stability.update(&iteration, completed.as_ref());
+        }
         completed = Some(iteration);
         if thread == 0 {
-            let soft_passed = shared
-                .limits
-                .soft_time
-                .is_some_and(|soft| shared.start.elapsed() >= soft);
+            // A soft limit below the hard one is a budget from a clock, where time saved now is
+            // there for later moves: stretch or shrink it by how settled the search is.
+            let soft_passed = shared.limits.soft_time.is_some_and(|soft| {
+                let soft = match shared.limits.hard_time {
+                    Some(hard) if soft < hard => soft.mul_f64(stability.factor()).min(hard),
+                    _ => soft,
+                };
+                shared.start.elapsed() >= soft
+            });
             // A proven result within the searched depth cannot change with more depth, unless
             // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
@@ -399,6 +410,50 @@ fn iterate<G: Game>(
     worker.must_finish = false;
     flush_nodes(worker, shared);
     completed
+}
+
+/// How settled the search looks, to spend more of the soft time budget where the best move or its
+/// score is still moving and less where it has been the same for a while.
+#[derive(Default)]
+struct Stability {
+    /// Grows by one when the best move changes and halves every iteration.
+    changes: f64,
+    /// Iterations the best move has stayed the same.
+    unchanged: u32,
+    /// Whether the best score just fell noticeably.
+    falling: bool,
+}
+
+/// A drop of the best score by this much (in evaluation points) counts as falling.
+const FALLING_SCORE: i32 = 30;
+
+impl Stability {
+    fn update<M: PartialEq>(&mut self, iteration: &Iteration<M>, previous: Option<&Iteration<M>>) {
+        self.changes /= 2.0;
+        let Some(previous) = previous else {
+            return;
+        };
+        let (now, before) = (&iteration.lines[0], &previous.lines[0]);
+        if now.mv == before.mv {
+            self.unchanged += 1;
+        } else {
+            self.changes += 1.0;
+            self.unchanged = 0;
+        }
+        self.falling = now.score + FALLING_SCORE < before.score;
+    }
+
+    /// The factor to stretch (or shrink) the soft time by.
+    fn factor(&self) -> f64 {
+        let mut factor = 1.0 + 0.6 * self.changes;
+        if self.falling {
+            factor *= 1.3;
+        }
+        if self.unchanged >= 4 {
+            factor *= 0.7;
+        }
+        factor.clamp(0.5, 2.5)
+    }
 }
 
 /// Root moves ordered by the game's hints, each with a zero score.

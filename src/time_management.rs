@@ -227,13 +227,14 @@ fn budget_from(target: Duration, ceiling: Duration, overhead: Duration) -> Limit
     }
 }
 
-/// Limits for a fixed time per move, keeping `overhead` back.
+/// Limits for a fixed time per move, keeping `overhead` back. Time not used on this move is lost,
+/// so the search runs until the hard limit (or its depth, or a proven result).
 pub fn move_time(time: Duration, overhead: Duration) -> Limits {
     let hard = time
         .saturating_sub(margin(time, overhead))
         .max(MINIMUM_BUDGET);
     Limits {
-        soft_time: Some(hard * 6 / 10),
+        soft_time: Some(hard),
         hard_time: Some(hard),
         ..Limits::default()
     }

@@ -177,8 +177,9 @@ fn level_7_keeps_the_default_move_time() {
         .rev()
         .find_map(|line| line.split(" time ").nth(1)?.split(' ').next()?.parse().ok())
         .expect("an info line");
+    // 1 s, and slack for a loaded machine's clock checks: depth 8 takes over 3 s here.
     assert!(
-        searched <= 1000,
+        searched <= 1500,
         "the last iteration ended at {searched} ms"
     );
     engine.quit();

@@ -373,8 +373,8 @@ fn notation_moves_and_board_commands() {
         ("play 1 0-5", "malformed move '0-5'"),
         ("play 1 5", "malformed move '5'"),
         (
-            "play 1 10-10",
-            "illegal move 10-10: a move must end on another hole than the one it starts from",
+            "play 1 1-1",
+            "illegal move 1-1: a move must end on another hole than the one it starts from",
         ),
         ("play 2 113-104", "it is player 1's turn, not player 2's"),
         ("genmove 2", "it is player 1's turn, not player 2's"),

@@ -26,7 +26,12 @@ impl Engine {
     }
 
     pub fn start_with(arguments: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        Engine::start_program(env!("CARGO_BIN_EXE_tabula"), arguments)
+    }
+
+    /// Starts the binary through another path (a `pbrain-*` link, say).
+    pub fn start_program(program: impl AsRef<std::ffi::OsStr>, arguments: &[&str]) -> Engine {
+        let mut child = Command::new(program)
             .args(arguments)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -109,6 +114,32 @@ impl Engine {
         }
     }
 
+    /// Reads a Piskvork reply: the `MESSAGE` and `DEBUG` lines before it, and the reply line.
+    pub fn read_piskvork(&mut self) -> (Vec<String>, String) {
+        let mut messages = Vec::new();
+        loop {
+            let line = self.read_line();
+            if line.starts_with("MESSAGE") || line.starts_with("DEBUG") {
+                messages.push(line);
+            } else {
+                return (messages, line);
+            }
+        }
+    }
+
+    /// Sends one Piskvork line that has a reply and returns the reply line (messages skipped).
+    pub fn piskvork(&mut self, line: &str) -> String {
+        self.send_raw(format!("{line}\r\n").as_bytes());
+        self.read_piskvork().1
+    }
+
+    /// Sends Piskvork lines that have no reply (`INFO`, board lines).
+    pub fn piskvork_silent(&mut self, lines: &[&str]) {
+        for line in lines {
+            self.send_raw(format!("{line}\r\n").as_bytes());
+        }
+    }
+
     /// Sends a command line and reads its reply.
     pub fn send(&mut self, command: &str) -> Reply {
         self.send_raw(format!("{command}\n").as_bytes());
@@ -167,5 +198,43 @@ impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Line-oriented framing, for protocols whose replies are single lines (NBoard, Piskvork).
+impl Engine {
+    /// Sends one line without reading anything.
+    pub fn send_line(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Reads one output line, without its newline.
+    pub fn read_line(&mut self) -> String {
+        let mut line = String::new();
+        assert!(
+            self.stdout.read_line(&mut line).expect("reading a line") > 0,
+            "the engine closed its output"
+        );
+        line.trim_end_matches('\n').to_string()
+    }
+
+    /// Reads lines up to and including the first one that `last` accepts.
+    pub fn read_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.read_line();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Reads whatever is left once the engine has closed its output.
+    pub fn read_rest(&mut self) -> String {
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).expect("reading the rest");
+        rest
     }
 }

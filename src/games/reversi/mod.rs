@@ -8,6 +8,7 @@ pub mod bitboard;
 pub mod endgame;
 pub mod evaluation;
 pub mod general;
+pub mod ggf;
 pub mod notation;
 pub mod obf;
 pub mod patterns;

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Gomoku match: Tabula against Rapfi in the c-gomoku-cli match manager, over the Gomocup protocol.
+#
+# Neither c-gomoku-cli nor Rapfi is part of this repository and this script does not fetch or build
+# them: give the path of a c-gomoku-cli binary and of a Rapfi binary (pbrain-rapfi). c-gomoku-cli
+# runs an engine in the directory of its binary; Rapfi reads a config.toml there (or in its working
+# directory) if one exists, and uses its built-in classical evaluation otherwise.
+#
+# Tabula's release binary is built and linked as target/matches/<run>/pbrain-tabula, the name
+# Gomocup managers expect, so it speaks Gomocup without any option. Both engines get the same
+# time control, one thread each (INFO thread_num 1) and the manager's default max_memory; games
+# are played one at a time (concurrency 1) from balanced openings, each opening twice with the
+# colours swapped (-repeat).
+#
+#   scripts/match-rapfi.sh C_GOMOKU_CLI RAPFI [extra c-gomoku-cli options]
+#
+# Overridable through the environment:
+#   RULE      0 freestyle (default), 1 exactly five, 4 renju
+#   SIZE      board size (default 15)
+#   GAMES     games (default 20: 10 openings, each with both colours)
+#   TC        c-gomoku-cli time control (default 0/1: no game limit, 1 s per move; MATCH/TURN+INC
+#             in seconds, e.g. 60/5 or 0/0.5)
+#   OPENINGS  openings file in c-gomoku-cli's offset format (default data/gomoku-openings-renju.txt
+#             for renju, data/gomoku-openings-freestyle.txt otherwise)
+#   OUT       results directory (default target/matches/rapfi-<rule>-<size>-<date>)
+#
+# Results in OUT: summary.txt (c-gomoku-cli's output, the score from Tabula's side, the moves'
+# thinking times, protocol errors and forfeits, the machine load), games.sgf, games.pgn,
+# messages.txt (the engines' MESSAGE lines), c-gomoku-cli.1.log (every line exchanged), load.txt.
+set -euo pipefail
+
+MANAGER=${1:-}
+RAPFI=${2:-}
+if [ -z "$MANAGER" ] || [ -z "$RAPFI" ]; then
+    echo "usage: $0 C_GOMOKU_CLI RAPFI [c-gomoku-cli options]" >&2
+    exit 2
+fi
+shift 2
+MANAGER=$(realpath "$MANAGER")
+RAPFI=$(realpath "$RAPFI")
+[ -x "$MANAGER" ] || { echo "not an executable: $MANAGER" >&2; exit 2; }
+[ -x "$RAPFI" ] || { echo "not an executable: $RAPFI" >&2; exit 2; }
+
+cd "$(dirname "$0")/.."
+RULE=${RULE:-0}
+SIZE=${SIZE:-15}
+GAMES=${GAMES:-20}
+TC=${TC:-0/1}
+case "$RULE" in
+    0) RULE_NAME=freestyle ;;
+    1) RULE_NAME=standard ;;
+    4) RULE_NAME=renju ;;
+    *) echo "RULE must be 0, 1 or 4" >&2; exit 2 ;;
+esac
+if [ "$RULE" = 4 ]; then
+    OPENINGS=${OPENINGS:-data/gomoku-openings-renju.txt}
+else
+    OPENINGS=${OPENINGS:-data/gomoku-openings-freestyle.txt}
+fi
+OPENINGS=$(realpath "$OPENINGS")
+OUT=${OUT:-target/matches/rapfi-$RULE_NAME-$SIZE-$(date +%Y%m%d-%H%M%S)}
+
+cargo build --release
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+ln -sf "$(realpath "${CARGO_TARGET_DIR:-target}/release/tabula")" "$OUT/pbrain-tabula"
+
+{
+    echo "Tabula $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes') vs Rapfi ($RAPFI)"
+    echo "rule $RULE ($RULE_NAME), ${SIZE}x$SIZE, $GAMES games, tc=$TC, openings $OPENINGS"
+    echo "load before the match: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+} | tee "$OUT/summary.txt"
+(while sleep 30; do echo "$(date +%T) $(cut -d' ' -f1-3 /proc/loadavg)"; done) > "$OUT/load.txt" &
+SAMPLER=$!
+trap 'kill "$SAMPLER" 2>/dev/null || true' EXIT
+
+# c-gomoku-cli writes its -log file into its working directory.
+(
+    cd "$OUT"
+    "$MANAGER" -each tc="$TC" thread=1 \
+        -engine name=Tabula cmd="$OUT/pbrain-tabula" \
+        -engine name=Rapfi cmd="$RAPFI" \
+        -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency 1 \
+        -drawafter $((SIZE * SIZE)) \
+        -openings file="$OPENINGS" type=offset order=sequential \
+        -pgn games.pgn -sgf games.sgf -msg messages.txt -log "$@"
+) 2>&1 | tee -a "$OUT/summary.txt"
+
+echo "load after the match: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/summary.txt"
+awk '{ sum += $2; n++; if ($2 > max) max = $2 } END { if (n) printf "1-minute load during the match: mean %.2f, max %.2f over %d samples\n", sum / n, max, n }' \
+    "$OUT/load.txt" | tee -a "$OUT/summary.txt"
+
+# The score from Tabula's side, how each game ended, the thinking times, and every ERROR, UNKNOWN
+# or forfeit, from the SGF, the manager's output and its log.
+python3 - "$OUT" "$TC" <<'EOF' | tee -a "$OUT/summary.txt"
+import re, sys
+from collections import Counter
+out, tc = sys.argv[1], sys.argv[2]
+text = open(f"{out}/games.sgf").read()
+games = re.findall(r"\(;(.*?)\)", text, re.S)
+score = Counter()
+endings = Counter()
+times = {"Tabula": [], "Rapfi": []}
+for game in games:
+    black = re.search(r"PB\[([^\]]*)\]", game).group(1)
+    white = re.search(r"PW\[([^\]]*)\]", game).group(1)
+    result = re.search(r"RE\[([^\]]*)\]", game).group(1)
+    ending = re.search(r"TE\[([^\]]*)\]", game)
+    endings[ending.group(1) if ending else result] += 1
+    winner = {"B": black, "W": white}.get(result[:1])
+    score["draw" if winner is None else ("win" if winner == "Tabula" else "loss")] += 1
+    for colour, milliseconds in re.findall(r";([BW])\[[a-z]*\]C\[(\d+)ms\]", game):
+        times[black if colour == "B" else white].append(int(milliseconds))
+played = sum(score.values())
+points = score["win"] + score["draw"] / 2
+print(f"Tabula: +{score['win']} ={score['draw']} -{score['loss']} in {played} games "
+      f"({100 * points / max(played, 1):.1f}%)")
+for ending, count in sorted(endings.items()):
+    print(f"  {count} x {ending}")
+turn = tc.split("+")[0].split("/")[-1]
+limit = float(turn) * 1000 if turn else 0
+for name, values in times.items():
+    if values:
+        over = sum(1 for value in values if limit and value > limit)
+        print(f"{name}: {len(values)} moves, mean {sum(values) / len(values):.0f} ms, "
+              f"max {max(values)} ms, over the {limit:.0f} ms turn limit: {over}")
+log = open(f"{out}/c-gomoku-cli.1.log", errors="replace").read().splitlines()
+refusals = [line for line in log if re.search(r"-> (ERROR|UNKNOWN)", line)]
+print(f"ERROR/UNKNOWN lines from the engines: {len(refusals)}")
+for line in refusals[:10]:
+    print("  " + line)
+summary = open(f"{out}/summary.txt", errors="replace").read()
+forfeits = [line for line in summary.splitlines()
+            if line.startswith("[") and re.search(r"timeout|crash|illegal|forbid|error", line, re.I)]
+print(f"manager lines about timeouts, crashes, illegal or forbidden moves, errors: {len(forfeits)}")
+for line in forfeits[:10]:
+    print("  " + line)
+EOF
