@@ -749,3 +749,75 @@ fn a_killed_server_keeps_every_finished_game_and_resumes_the_others() {
     assert_eq!(lines[1]["room"], gomoku_room.as_str());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Whether a documented message matches what the server sent: placeholders (`ROOM`,
+/// `NAME-TOKEN`) bind to the random values the first time and must agree after, and `ms` is a
+/// measured time.
+fn documented(doc: &Value, actual: &Value, bindings: &mut std::collections::HashMap<String, String>) -> bool {
+    match (doc, actual) {
+        (Value::String(placeholder), Value::String(value))
+            if placeholder == "ROOM" || placeholder.ends_with("-TOKEN") =>
+        {
+            bindings.entry(placeholder.clone()).or_insert_with(|| value.clone()) == value
+        }
+        (Value::Object(doc), Value::Object(actual)) => {
+            doc.len() == actual.len()
+                && doc.iter().all(|(key, value)| {
+                    actual.get(key).is_some_and(|other| {
+                        (key == "ms" && other.is_u64()) || documented(value, other, bindings)
+                    })
+                })
+        }
+        (Value::Array(doc), Value::Array(actual)) => {
+            doc.len() == actual.len()
+                && doc.iter().zip(actual).all(|(doc, actual)| documented(doc, actual, bindings))
+        }
+        _ => doc == actual,
+    }
+}
+
+#[test]
+fn the_documented_room_session_replays() {
+    let text = include_str!("../protocol.md");
+    let section = text
+        .split("### Example room session")
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("protocol.md has an example room session");
+    let running = start("documented", small_limits(), None);
+    let mut clients: std::collections::HashMap<String, RoomClient> = Default::default();
+    let mut bindings = std::collections::HashMap::new();
+    let mut checked = 0;
+    for line in section.lines().filter_map(|line| line.strip_prefix("    ")) {
+        if let Some((name, message)) = line.split_once("> ") {
+            let mut message = message.to_string();
+            for (placeholder, value) in &bindings {
+                message = message.replace(&format!("\"{placeholder}\""), &format!("\"{value}\""));
+            }
+            let client = clients
+                .entry(name.to_string())
+                .or_insert_with(|| RoomClient::connect(running.tcp));
+            client.send_raw(format!("{message}\n").as_bytes());
+        } else if let Some((name, message)) = line.split_once("< ") {
+            let doc: Value = serde_json::from_str(message).unwrap();
+            let actual = clients
+                .get_mut(name)
+                .and_then(RoomClient::next)
+                .unwrap_or_else(|| panic!("{name} gets {message}"));
+            assert!(
+                documented(&doc, &actual, &mut bindings),
+                "{name}: documented\n{doc}\nbut the server sent\n{actual}"
+            );
+            checked += 1;
+        } else if let Some(name) = line.strip_suffix(" closes") {
+            clients.remove(name);
+            std::thread::sleep(Duration::from_millis(200));
+        } else if let Some(name) = line.strip_suffix(" connects") {
+            clients.insert(name.to_string(), RoomClient::connect(running.tcp));
+        } else {
+            panic!("unreadable example line: {line}");
+        }
+    }
+    assert!(checked > 30, "the example was replayed ({checked} messages)");
+    running.shutdown();
+}

@@ -126,14 +126,18 @@ pub struct SeatView {
     /// `open`, `remote` or `tabula`.
     pub kind: String,
     /// The player's name, once taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Tabula's level, for a Tabula seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
     /// Whether its client is connected.
     pub connected: bool,
     /// The level Tabula plays it at while its client is away, if it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in: Option<u8>,
     /// Why it is out of the game, if it is (`time`, `forfeit`, `resign`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out: Option<String>,
 }
 
