@@ -753,12 +753,19 @@ fn a_killed_server_keeps_every_finished_game_and_resumes_the_others() {
 /// Whether a documented message matches what the server sent: placeholders (`ROOM`,
 /// `NAME-TOKEN`) bind to the random values the first time and must agree after, and `ms` is a
 /// measured time.
-fn documented(doc: &Value, actual: &Value, bindings: &mut std::collections::HashMap<String, String>) -> bool {
+fn documented(
+    doc: &Value,
+    actual: &Value,
+    bindings: &mut std::collections::HashMap<String, String>,
+) -> bool {
     match (doc, actual) {
         (Value::String(placeholder), Value::String(value))
             if placeholder == "ROOM" || placeholder.ends_with("-TOKEN") =>
         {
-            bindings.entry(placeholder.clone()).or_insert_with(|| value.clone()) == value
+            bindings
+                .entry(placeholder.clone())
+                .or_insert_with(|| value.clone())
+                == value
         }
         (Value::Object(doc), Value::Object(actual)) => {
             doc.len() == actual.len()
@@ -770,7 +777,10 @@ fn documented(doc: &Value, actual: &Value, bindings: &mut std::collections::Hash
         }
         (Value::Array(doc), Value::Array(actual)) => {
             doc.len() == actual.len()
-                && doc.iter().zip(actual).all(|(doc, actual)| documented(doc, actual, bindings))
+                && doc
+                    .iter()
+                    .zip(actual)
+                    .all(|(doc, actual)| documented(doc, actual, bindings))
         }
         _ => doc == actual,
     }
@@ -818,6 +828,9 @@ fn the_documented_room_session_replays() {
             panic!("unreadable example line: {line}");
         }
     }
-    assert!(checked > 30, "the example was replayed ({checked} messages)");
+    assert!(
+        checked > 30,
+        "the example was replayed ({checked} messages)"
+    );
     running.shutdown();
 }

@@ -3,6 +3,9 @@
 //! stays up, the well-behaved clients get every answer right, and once everyone has left the
 //! process has as many threads as before and no more memory than it settles at (measured from
 //! /proc/self, over two waves). Its own test binary, so no other test's threads are counted.
+//!
+//! `TABULA_LOAD_SCALE=K` runs K times as many clients of each kind per wave (32·K in all);
+//! `scripts/server-load.sh` uses it for heavier runs than `cargo test` should make.
 
 mod netclient;
 
@@ -159,7 +162,17 @@ struct Wave {
     peak_kilobytes: u64,
 }
 
+/// How many times the 32 clients of a wave are multiplied (`TABULA_LOAD_SCALE`, 1 by default).
+fn scale() -> usize {
+    std::env::var("TABULA_LOAD_SCALE")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .filter(|&scale| scale >= 1)
+        .unwrap_or(1)
+}
+
 fn wave(address: SocketAddr) -> Wave {
+    let scale = scale();
     MOVES.store(0, Ordering::Relaxed);
     GAMES_DONE_MS.store(0, Ordering::Relaxed);
     let start = Instant::now();
@@ -178,7 +191,7 @@ fn wave(address: SocketAddr) -> Wave {
     };
     let mut clients = Vec::new();
     // 12 engine sessions playing.
-    for index in 0..12 {
+    for index in 0..12 * scale {
         clients.push(std::thread::spawn(move || {
             engine_game(address, index);
             game_done(start);
@@ -186,7 +199,7 @@ fn wave(address: SocketAddr) -> Wave {
     }
     // 4 rooms, 8 remote players.
     let mut host = RoomClient::connect(address);
-    for index in 0..4 {
+    for index in 0..4 * scale {
         let (game, options) = if index % 2 == 0 {
             ("reversi", json!({"size": 6}))
         } else {
@@ -202,13 +215,13 @@ fn wave(address: SocketAddr) -> Wave {
     }
     drop(host);
     // 3 floods, 3 garbage, 3 half-open, 3 vanishing mid-search.
-    for index in 0..3 {
-        clients.push(std::thread::spawn(move || flood(address, index != 2)));
-        clients.push(std::thread::spawn(move || garbage(address, index)));
+    for index in 0..3 * scale {
+        clients.push(std::thread::spawn(move || flood(address, index % 3 != 2)));
+        clients.push(std::thread::spawn(move || garbage(address, index % 3)));
         clients.push(std::thread::spawn(move || half_open(address, index)));
         clients.push(std::thread::spawn(move || vanish(address)));
     }
-    assert_eq!(clients.len(), 32);
+    assert_eq!(clients.len(), 32 * scale);
     for client in clients {
         client.join().expect("every client finishes as expected");
     }
@@ -240,6 +253,10 @@ fn thirty_two_clients_at_once_leave_no_thread_and_no_memory_behind() {
             table_megabytes: 256,
             idle_timeout: 3,
             lines_per_second: 2000,
+            max_sessions: 32 * scale(),
+            max_connections: 256 * scale(),
+            max_rooms: 500 * scale(),
+            rooms_per_connection: 8 * scale(),
             ..Limits::default()
         },
     })
@@ -283,10 +300,18 @@ fn thirty_two_clients_at_once_leave_no_thread_and_no_memory_behind() {
         )
     };
     eprintln!(
-        "load: 32 clients per wave (12 engine sessions, 8 room players in 4 rooms, 3 floods, 3 garbage, 3 half-open, 3 gone mid-search)\n\
+        "load: {} clients per wave ({} engine sessions, {} room players in {} rooms, {} floods, {} garbage, {} half-open, {} gone mid-search)\n\
          wave 1: {}\nwave 2: {}\n\
          threads: {threads_before} before, {threads_after} after wave 1, {threads_final} after wave 2\n\
          resident memory: {memory_before} kB before, {memory_after} kB after wave 1, {memory_final} kB after wave 2",
+        32 * scale(),
+        12 * scale(),
+        8 * scale(),
+        4 * scale(),
+        3 * scale(),
+        3 * scale(),
+        3 * scale(),
+        3 * scale(),
         describe(&first),
         describe(&second)
     );
