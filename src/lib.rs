@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod budget;
 pub mod consistency;
+pub mod cpu;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -150,6 +150,8 @@ fn main() -> Result<()> {
     )
     .target(env_logger::Target::Stderr)
     .init();
+    // Choose the instruction set now, so that the log (at info level) names it first.
+    tabula::cpu::fast();
     let cli = Cli::parse();
     choose_weights(&cli.weights)?;
     match cli.command {

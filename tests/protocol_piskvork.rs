@@ -488,3 +488,19 @@ fn the_documented_session_replays() {
     }
     engine.wait_exit(Duration::from_secs(5));
 }
+
+#[test]
+fn end_during_a_timed_search_exits_at_once() {
+    // A 10 s turn: END must not wait for it.
+    let mut engine = brain(15, 0, 10_000);
+    engine.send_raw(b"TURN 7,7\r\n");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    engine.send_raw(b"END\r\n");
+    engine.wait_exit(Duration::from_secs(5));
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}

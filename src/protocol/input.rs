@@ -47,6 +47,9 @@ pub enum Interrupt {
     Stop,
     /// The client is leaving: close the input (see the module notes).
     Quit,
+    /// The client is leaving at once and wants no more answers (Piskvork's `END`): stop the
+    /// running search now and close the input.
+    Abort,
 }
 
 /// One item of input.
@@ -280,6 +283,11 @@ pub fn spawn_reader_with(
                                 stop.close();
                                 false
                             }
+                            Some(Interrupt::Abort) => {
+                                stop.request();
+                                stop.close();
+                                true
+                            }
                             None => false,
                         };
                         Input::Line { text, raised }
@@ -386,10 +394,11 @@ mod tests {
             .collect();
         assert_eq!(raised, [true, false, false]);
         assert_eq!(stop.pending(), 1);
-        let (items, stop) = read_all("YXSTOP\nstop\n", Some(Protocol::Piskvork));
+        let (items, stop) = read_all("YXSTOP\nstop\nEND\n", Some(Protocol::Piskvork));
         assert!(matches!(items[1], Input::Line { raised: true, .. }));
         assert!(matches!(items[2], Input::Line { raised: false, .. }));
-        assert_eq!(stop.pending(), 1);
+        assert!(matches!(items[3], Input::Line { raised: true, .. }));
+        assert_eq!(stop.pending(), 2);
         assert!(stop.is_closed(), "the end of input closes");
     }
 }

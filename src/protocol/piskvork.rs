@@ -26,9 +26,9 @@ use crate::transposition::TranspositionTable;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The lines that interrupt a search: `YXSTOP` stops it, `END` closes the input.
+/// The lines that interrupt a search: `YXSTOP` stops it, `END` stops it and closes the input.
 pub const INTERRUPTS: &[(&str, Interrupt)] =
-    &[("yxstop", Interrupt::Stop), ("end", Interrupt::Quit)];
+    &[("yxstop", Interrupt::Stop), ("end", Interrupt::Abort)];
 
 /// `INFO time_left` with this value means the match has no time limit.
 const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;

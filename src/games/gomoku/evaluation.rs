@@ -12,6 +12,7 @@ use super::lines::{
     WINDOW_LANES,
 };
 use super::{Gomoku, GomokuMove};
+use crate::cpu::{self, InstructionSet};
 use crate::game::{Game, Player, Strength};
 use crate::score::MAX_EVALUATION;
 
@@ -164,26 +165,30 @@ pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
     if game.outcome().is_some() {
         return;
     }
-    let side = game.side;
-    winning_points(game, side, moves);
-    if !moves.is_empty() {
-        return;
-    }
-    winning_points(game, side ^ 1, moves);
-    if game.checks_forbidden() {
-        let board = game.renju_board();
-        moves.retain(|mv| board.forbidden(mv.point()).is_none());
-    }
-    if !moves.is_empty() {
-        return;
-    }
-    neighbourhood(game, moves);
-    if moves.is_empty() {
-        game.generate_moves(moves);
-    }
+    // Compiled for the chosen instruction set (`crate::cpu`): bit scans and the renju check.
+    cpu::dispatch!(cpu => cpu.run(|| {
+        let side = game.side;
+        winning_points(game, side, moves);
+        if !moves.is_empty() {
+            return;
+        }
+        winning_points(game, side ^ 1, moves);
+        if game.checks_forbidden() {
+            let board = game.renju_board();
+            moves.retain(|mv| board.forbidden(mv.point()).is_none());
+        }
+        if !moves.is_empty() {
+            return;
+        }
+        neighbourhood(game, moves);
+        if moves.is_empty() {
+            game.generate_moves(moves);
+        }
+    }))
 }
 
 /// The empty points within two rows and two columns of a stone, skipping forbidden points.
+#[inline(always)] // Into `search_moves`'s instruction set.
 fn neighbourhood(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
     let size = game.size;
     if game.stones == 0 {
@@ -220,7 +225,8 @@ fn neighbourhood(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
 }
 
 /// The sum over the free five-point windows through the empty `point` of `weights[own stones]`,
-/// for `colour`.
+/// for `colour`. Always inlined into [`score_moves`]'s instruction set.
+#[inline(always)]
 fn potential(game: &Gomoku, point: usize, colour: Player, weights: &[i32; 5]) -> i32 {
     let geometry = geometry(game.size);
     let mut total = 0;
@@ -248,13 +254,16 @@ fn potential(game: &Gomoku, point: usize, colour: Player, weights: &[i32; 5]) ->
 /// the opponent, by the windows through it.
 pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
     let side = game.side;
-    for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-        let point = mv.point();
-        *score = if point < game.size * game.size && game.cells[point] == 0 {
-            potential(game, point, side, &ATTACK_WEIGHTS)
-                + potential(game, point, side ^ 1, &DEFENCE_WEIGHTS)
-        } else {
-            i32::MIN / 2
-        };
-    }
+    // Compiled for the chosen instruction set (`crate::cpu`): `potential` counts bits.
+    cpu::dispatch!(cpu => cpu.run(|| {
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            let point = mv.point();
+            *score = if point < game.size * game.size && game.cells[point] == 0 {
+                potential(game, point, side, &ATTACK_WEIGHTS)
+                    + potential(game, point, side ^ 1, &DEFENCE_WEIGHTS)
+            } else {
+                i32::MIN / 2
+            };
+        }
+    }))
 }

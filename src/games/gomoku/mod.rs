@@ -18,6 +18,7 @@ pub mod lines;
 pub mod notation;
 pub mod renju;
 
+use crate::cpu::{self, InstructionSet};
 use crate::game::{Game, GameError, MoveCode, Outcome, Player, Strength};
 use lines::{geometry, line_features, run_length, Geometry, LineFeatures, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
@@ -282,6 +283,7 @@ impl Gomoku {
         self.rule == Rule::Renju && self.side == 0 && self.stones / 2 >= 4
     }
 
+    #[inline(always)]
     fn refresh_line(&mut self, geometry: &Geometry, line: usize) {
         let length = u32::from(geometry.lengths[line]);
         for colour in 0..2 {
@@ -297,26 +299,31 @@ impl Gomoku {
 
     /// Puts a stone on an empty point, keeping every table but the winner and side.
     fn place(&mut self, point: usize, colour: Player) {
-        let geometry = geometry(self.size);
-        self.cells[point] = colour as u8 + 1;
-        self.hash ^= stone_key(colour, point);
-        self.stones += 1;
-        for placement in geometry.placements[point] {
-            self.lines[colour][placement.line as usize] |= 1 << placement.offset;
-            self.refresh_line(geometry, placement.line as usize);
-        }
+        // The line features count bits: compiled for the chosen instruction set (`crate::cpu`).
+        cpu::dispatch!(cpu => cpu.run(|| {
+            let geometry = geometry(self.size);
+            self.cells[point] = colour as u8 + 1;
+            self.hash ^= stone_key(colour, point);
+            self.stones += 1;
+            for placement in geometry.placements[point] {
+                self.lines[colour][placement.line as usize] |= 1 << placement.offset;
+                self.refresh_line(geometry, placement.line as usize);
+            }
+        }))
     }
 
     /// Takes a stone off, the inverse of [`Gomoku::place`].
     fn remove(&mut self, point: usize, colour: Player) {
-        let geometry = geometry(self.size);
-        self.cells[point] = 0;
-        self.hash ^= stone_key(colour, point);
-        self.stones -= 1;
-        for placement in geometry.placements[point] {
-            self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
-            self.refresh_line(geometry, placement.line as usize);
-        }
+        cpu::dispatch!(cpu => cpu.run(|| {
+            let geometry = geometry(self.size);
+            self.cells[point] = 0;
+            self.hash ^= stone_key(colour, point);
+            self.stones -= 1;
+            for placement in geometry.placements[point] {
+                self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
+                self.refresh_line(geometry, placement.line as usize);
+            }
+        }))
     }
 
     /// Whether the stone of `colour` on `point` is part of a winning line.
@@ -462,16 +469,19 @@ impl Game for Gomoku {
         if self.winner.is_some() {
             return;
         }
-        if self.checks_forbidden() {
-            let board = self.renju_board();
-            self.for_each_empty(|point| {
-                if board.forbidden(point).is_none() {
-                    moves.push(GomokuMove(point as u16));
-                }
-            });
-        } else {
-            self.for_each_empty(|point| moves.push(GomokuMove(point as u16)));
-        }
+        // Compiled for the chosen instruction set (`crate::cpu`): bit scans and the renju check.
+        cpu::dispatch!(cpu => cpu.run(|| {
+            if self.checks_forbidden() {
+                let board = self.renju_board();
+                self.for_each_empty(|point| {
+                    if board.forbidden(point).is_none() {
+                        moves.push(GomokuMove(point as u16));
+                    }
+                });
+            } else {
+                self.for_each_empty(|point| moves.push(GomokuMove(point as u16)));
+            }
+        }))
     }
 
     fn search_moves(&self, moves: &mut Vec<GomokuMove>) {

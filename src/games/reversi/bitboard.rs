@@ -3,11 +3,14 @@
 //! Bit `row * 8 + column` is a square, with a1 = bit 0, h1 = bit 7 and a8 = bit 56 (row 1 at the top).
 //! The board is kept relative to the side to move: `player` holds its discs, `opponent` the others.
 //!
-//! `moves`, `flips`, `count_replies` (perft's last two plies) and the full-line masks behind
-//! `stable_discs` have two implementations: AVX2 (one 256-bit vector holds the four line directions,
-//! so a shift by `[1, 8, 9, 7]` moves every lane at once), used when the build enables AVX2, as the
-//! x86-64-v3 target does, and a portable scalar one. `last_flip_count` reads a table through PEXT when
-//! the build enables BMI2, and counts `flips` otherwise. The tests check both paths against slow scans.
+//! The kernels ([`Kernels`]) have two implementations, chosen at run time ([`crate::cpu`]): AVX2
+//! (one 256-bit vector holds the four line directions, so a shift by `[1, 8, 9, 7]` moves every
+//! lane at once) with PEXT table look-ups for `last_flip_count` and pattern indices, and a portable
+//! scalar one. Hot loops (perft, the endgame solver, the evaluation) are generic over [`Kernels`]
+//! and compiled once per instruction set; the free functions here choose per call, for the rest.
+//! The tests check both implementations against slow scans.
+
+use crate::cpu::{self, InstructionSet, Portable};
 
 /// Every square but the a- and h-files, to stop horizontal and diagonal shifts wrapping around.
 const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -26,16 +29,178 @@ pub const fn bit(square: usize) -> u64 {
     1u64 << square
 }
 
-/// The legal moves of `player` against `opponent`, as a mask of empty squares.
-#[inline]
-pub fn moves(player: u64, opponent: u64) -> u64 {
-    implementation::moves(player, opponent)
+/// The bitboard kernels of one instruction set. Its value proves the CPU can run them.
+pub trait Kernels: InstructionSet {
+    /// The legal moves of `player` against `opponent`, as a mask of empty squares.
+    fn moves(self, player: u64, opponent: u64) -> u64;
+
+    /// The opponent discs that a move by `player` on the empty `square` (below 64) flips; 0 when
+    /// the move is illegal.
+    fn flips(self, square: usize, player: u64, opponent: u64) -> u64;
+
+    /// For each move in `moves` (legal moves of `player`), the number of legal replies of the
+    /// opponent, counting 1 where it has none; summed. This is perft's last two plies with bulk
+    /// counting.
+    fn count_replies(self, player: u64, opponent: u64, moves: u64) -> u64;
+
+    /// The number of discs `player` flips by playing `square` when every other square is full
+    /// (the last empty square; the opponent holds the rest). 0 when the move is illegal.
+    fn last_flip_count(self, square: usize, player: u64) -> u32;
+
+    /// Masks of the filled rows, columns, diagonals and anti-diagonals.
+    fn full_lines(self, occupied: u64) -> [u64; 4];
+
+    /// The bits of `board` under `mask`, packed to the low end in square order (PEXT).
+    fn extract(self, board: u64, mask: u64) -> u64;
+
+    /// Whether `player` has any legal move.
+    #[inline(always)]
+    fn can_move(self, player: u64, opponent: u64) -> bool {
+        self.moves(player, opponent) != 0
+    }
+
+    /// Discs of `player` that can never be flipped. A disc is stable when each of its four lines
+    /// is full, leaves the board on one side, or holds a stable disc of the same colour beside it.
+    /// This is a lower bound on the truly stable discs: enough for evaluation and endgame cut-offs.
+    #[inline(always)]
+    fn stable_discs(self, player: u64, opponent: u64) -> u64 {
+        let [rows, columns, diagonals, anti_diagonals] = self.full_lines(player | opponent);
+        // Lines that are full or end at the edge protect a disc in that direction outright.
+        let west_east_base = rows | FILE_A | FILE_H;
+        let north_south_base = columns | TOP_AND_BOTTOM;
+        let diagonal_base = diagonals | EDGES;
+        let anti_diagonal_base = anti_diagonals | EDGES;
+        let mut stable =
+            player & west_east_base & north_south_base & diagonal_base & anti_diagonal_base;
+        if stable == 0 {
+            return 0;
+        }
+        loop {
+            let west_east = west_east_base | ((stable << 1) & !FILE_A) | ((stable >> 1) & !FILE_H);
+            let north_south = north_south_base | (stable << 8) | (stable >> 8);
+            let diagonal = diagonal_base | ((stable << 9) & !FILE_A) | ((stable >> 9) & !FILE_H);
+            let anti_diagonal =
+                anti_diagonal_base | ((stable << 7) & !FILE_H) | ((stable >> 7) & !FILE_A);
+            let grown = stable | (player & west_east & north_south & diagonal & anti_diagonal);
+            if grown == stable {
+                return stable;
+            }
+            stable = grown;
+        }
+    }
 }
 
-/// Whether `player` has any legal move.
-#[inline]
+impl Kernels for Portable {
+    #[inline(always)]
+    fn moves(self, player: u64, opponent: u64) -> u64 {
+        scalar::moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
+        debug_assert!(square < 64);
+        scalar::flips(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn count_replies(self, player: u64, opponent: u64, moves: u64) -> u64 {
+        scalar::count_replies(player, opponent, moves)
+    }
+
+    /// Without PEXT: the flips themselves, counted.
+    #[inline(always)]
+    fn last_flip_count(self, square: usize, player: u64) -> u32 {
+        debug_assert!(square < 64 && player & bit(square) == 0);
+        scalar::flips(square, player, !player & !bit(square)).count_ones()
+    }
+
+    #[inline(always)]
+    fn full_lines(self, occupied: u64) -> [u64; 4] {
+        scalar::full_lines(occupied)
+    }
+
+    #[inline(always)]
+    fn extract(self, board: u64, mask: u64) -> u64 {
+        software_extract(board, mask)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for cpu::Avx2 {
+    #[inline(always)]
+    fn moves(self, player: u64, opponent: u64) -> u64 {
+        // Safety: an `Avx2` value exists only on a CPU with AVX2.
+        unsafe { simd::moves(player, opponent) }
+    }
+
+    #[inline(always)]
+    fn flips(self, square: usize, player: u64, opponent: u64) -> u64 {
+        debug_assert!(square < 64);
+        // Safety: an `Avx2` value exists only on a CPU with AVX2.
+        unsafe { simd::flips(square, player, opponent) }
+    }
+
+    #[inline(always)]
+    fn count_replies(self, player: u64, opponent: u64, moves: u64) -> u64 {
+        // Safety: an `Avx2` value exists only on a CPU with AVX2 and POPCNT.
+        unsafe { simd::count_replies(player, opponent, moves) }
+    }
+
+    #[inline(always)]
+    fn last_flip_count(self, square: usize, player: u64) -> u32 {
+        debug_assert!(square < 64 && player & bit(square) == 0);
+        // Safety: an `Avx2` value exists only on a CPU with BMI2.
+        unsafe { last_flips::count(square, player) }
+    }
+
+    #[inline(always)]
+    fn full_lines(self, occupied: u64) -> [u64; 4] {
+        // Safety: an `Avx2` value exists only on a CPU with AVX2.
+        unsafe { simd::full_lines(occupied) }
+    }
+
+    #[inline(always)]
+    fn extract(self, board: u64, mask: u64) -> u64 {
+        // Safety: an `Avx2` value exists only on a CPU with BMI2.
+        unsafe { core::arch::x86_64::_pext_u64(board, mask) }
+    }
+}
+
+/// [`Kernels::moves`] with the chosen instruction set, for code outside the hot loops (a kernel
+/// call: no closure, so the choice costs a load and a branch).
+pub fn moves(player: u64, opponent: u64) -> u64 {
+    cpu::dispatch!(cpu => cpu.moves(player, opponent))
+}
+
+/// [`Kernels::can_move`] with the chosen instruction set, for code outside the hot loops.
 pub fn can_move(player: u64, opponent: u64) -> bool {
     moves(player, opponent) != 0
+}
+
+/// [`Kernels::flips`] with the chosen instruction set, for code outside the hot loops.
+pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
+    cpu::dispatch!(cpu => cpu.flips(square, player, opponent))
+}
+
+/// [`Kernels::stable_discs`] with the chosen instruction set, for code outside the hot loops.
+pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    cpu::dispatch!(cpu => cpu.run(|| cpu.stable_discs(player, opponent)))
+}
+
+/// PEXT one mask bit at a time: the bits of `board` under `mask`, packed to the low end.
+pub const fn software_extract(board: u64, mask: u64) -> u64 {
+    let mut result = 0;
+    let mut remaining = mask;
+    let mut out = 0;
+    while remaining != 0 {
+        let lowest = remaining & remaining.wrapping_neg();
+        if board & lowest != 0 {
+            result |= 1 << out;
+        }
+        out += 1;
+        remaining &= remaining - 1;
+    }
+    result
 }
 
 /// The squares of `mask`, lowest first.
@@ -60,26 +225,6 @@ impl Iterator for Squares {
         Some(square)
     }
 }
-
-/// The opponent discs that a move by `player` on the empty `square` (below 64) flips; 0 when the
-/// move is illegal.
-#[inline]
-pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-    debug_assert!(square < 64);
-    implementation::flips(square, player, opponent)
-}
-
-/// For each move in `moves` (legal moves of `player`), the number of legal replies of the opponent,
-/// counting 1 where it has none; summed. This is perft's last two plies with bulk counting.
-#[inline]
-pub fn count_replies(player: u64, opponent: u64, moves: u64) -> u64 {
-    implementation::count_replies(player, opponent, moves)
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-use scalar as implementation;
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-use simd as implementation;
 
 /// Line directions as (column step, row step), in the order of the vector lanes: the first four raise
 /// the bit index by 1, 8, 9 and 7, the last four lower it by the same.
@@ -124,8 +269,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
     rays
 }
 
-/// The portable implementations: the fallback without AVX2, and a second opinion in the tests.
-#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "avx2"))))]
+/// The portable implementations.
 mod scalar {
     use super::{bit, FILE_A, FILE_H, INNER_COLUMNS, RAYS};
 
@@ -241,9 +385,9 @@ mod scalar {
 }
 
 /// AVX2: lane `i` of a vector works on direction `i` of [`DIRECTIONS`] (shifts by 1, 8, 9 and 7),
-/// upward with a left shift and downward with a right shift. The `*_vector` functions need AVX2 and
-/// are only called from the safe wrappers below, which exist only when the build enables AVX2.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+/// upward with a left shift and downward with a right shift. Callers must make sure that the CPU
+/// has AVX2 (and POPCNT for `count_replies`): [`Kernels for cpu::Avx2`](Kernels) does.
+#[cfg(target_arch = "x86_64")]
 mod simd {
     use super::{bit, FILE_A, INNER_COLUMNS, RAYS};
     use std::arch::x86_64::*;
@@ -374,21 +518,21 @@ mod simd {
 
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn moves_avx2(player: u64, opponent: u64) -> u64 {
+    pub fn moves(player: u64, opponent: u64) -> u64 {
         or_lanes(moves_vector(broadcast(player), broadcast(opponent))) & !(player | opponent)
     }
 
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
+    pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
         or_lanes(flips_vector(square, broadcast(player), broadcast(opponent)))
     }
 
     /// Keeps each child in vector registers from its flips to its move generation, and works on three
     /// children at a time so that their long, independent dependency chains overlap.
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     #[inline]
-    fn count_replies_avx2(player: u64, opponent: u64, mut moves: u64) -> u64 {
+    pub fn count_replies(player: u64, opponent: u64, mut moves: u64) -> u64 {
         let player_vector = broadcast(player);
         let opponent_vector = broadcast(opponent);
         let empty = !(player | opponent);
@@ -404,8 +548,8 @@ mod simd {
         total
     }
 
-    /// [`count_replies_avx2`] for the `N` lowest moves of `moves`, which it clears.
-    #[target_feature(enable = "avx2")]
+    /// [`count_replies`] for the `N` lowest moves of `moves`, which it clears.
+    #[target_feature(enable = "avx2,popcnt")]
     #[inline]
     fn count_some_replies<const N: usize>(
         moves: &mut u64,
@@ -442,7 +586,7 @@ mod simd {
     /// no empty square reached.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn full_lines_avx2(occupied: u64) -> [u64; 4] {
+    pub fn full_lines(occupied: u64) -> [u64; 4] {
         const fn not_files(files: u64) -> i64 {
             !(files * FILE_A) as i64
         }
@@ -490,52 +634,11 @@ mod simd {
             !_mm_extract_epi64::<1>(high) as u64,
         ]
     }
-
-    #[inline(always)]
-    pub fn moves(player: u64, opponent: u64) -> u64 {
-        // Safety: this module is compiled only when the build enables AVX2.
-        unsafe { moves_avx2(player, opponent) }
-    }
-
-    #[inline(always)]
-    pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
-        // Safety: this module is compiled only when the build enables AVX2.
-        unsafe { flips_avx2(square, player, opponent) }
-    }
-
-    #[inline(always)]
-    pub fn count_replies(player: u64, opponent: u64, moves: u64) -> u64 {
-        // Safety: this module is compiled only when the build enables AVX2.
-        unsafe { count_replies_avx2(player, opponent, moves) }
-    }
-
-    #[inline(always)]
-    pub fn full_lines(occupied: u64) -> [u64; 4] {
-        // Safety: this module is compiled only when the build enables AVX2.
-        unsafe { full_lines_avx2(occupied) }
-    }
-}
-
-/// The number of discs `player` flips by playing `square` when every other square is full (the last
-/// empty square; the opponent holds the rest). 0 when the move is illegal.
-#[inline]
-pub fn last_flip_count(square: usize, player: u64) -> u32 {
-    debug_assert!(square < 64 && player & bit(square) == 0);
-    last_flips::count(square, player)
-}
-
-/// Without BMI2: the flips themselves, counted.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-mod last_flips {
-    #[inline(always)]
-    pub fn count(square: usize, player: u64) -> u32 {
-        super::flips(square, player, !player & !super::bit(square)).count_ones()
-    }
 }
 
 /// The last-move flip count by table: the four lines through the square are gathered with PEXT into
 /// 8-bit patterns, and a table gives the flips along a line from the square's place in the pattern.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[cfg(target_arch = "x86_64")]
 mod last_flips {
     use std::arch::x86_64::_pext_u64;
 
@@ -631,7 +734,7 @@ mod last_flips {
 
     #[target_feature(enable = "bmi2")]
     #[inline]
-    fn count_bmi2(square: usize, player: u64) -> u32 {
+    pub fn count(square: usize, player: u64) -> u32 {
         let lines = &LINES[square & 63];
         let mut total = 0;
         for (&mask, &offset) in lines.masks.iter().zip(&lines.offsets) {
@@ -639,47 +742,6 @@ mod last_flips {
         }
         total
     }
-
-    #[inline(always)]
-    pub fn count(square: usize, player: u64) -> u32 {
-        // Safety: this module is compiled only when the build enables BMI2.
-        unsafe { count_bmi2(square, player) }
-    }
-}
-
-/// Discs of `player` that can never be flipped. A disc is stable when each of its four lines is
-/// full, leaves the board on one side, or holds a stable disc of the same colour beside it. This is
-/// a lower bound on the truly stable discs: enough for evaluation and endgame cut-offs.
-pub fn stable_discs(player: u64, opponent: u64) -> u64 {
-    let [rows, columns, diagonals, anti_diagonals] = full_lines(player | opponent);
-    // Lines that are full or end at the edge protect a disc in that direction outright.
-    let west_east_base = rows | FILE_A | FILE_H;
-    let north_south_base = columns | TOP_AND_BOTTOM;
-    let diagonal_base = diagonals | EDGES;
-    let anti_diagonal_base = anti_diagonals | EDGES;
-    let mut stable =
-        player & west_east_base & north_south_base & diagonal_base & anti_diagonal_base;
-    if stable == 0 {
-        return 0;
-    }
-    loop {
-        let west_east = west_east_base | ((stable << 1) & !FILE_A) | ((stable >> 1) & !FILE_H);
-        let north_south = north_south_base | (stable << 8) | (stable >> 8);
-        let diagonal = diagonal_base | ((stable << 9) & !FILE_A) | ((stable >> 9) & !FILE_H);
-        let anti_diagonal =
-            anti_diagonal_base | ((stable << 7) & !FILE_H) | ((stable >> 7) & !FILE_A);
-        let grown = stable | (player & west_east & north_south & diagonal & anti_diagonal);
-        if grown == stable {
-            return stable;
-        }
-        stable = grown;
-    }
-}
-
-/// Masks of the filled rows, columns, diagonals and anti-diagonals.
-#[inline]
-fn full_lines(occupied: u64) -> [u64; 4] {
-    implementation::full_lines(occupied)
 }
 
 #[cfg(test)]
@@ -710,11 +772,15 @@ mod tests {
         let squares = [19, 26, 37, 44]; // d3 c4 f5 e6
         let expected = squares.iter().fold(0, |mask, &square| mask | bit(square));
         assert_eq!(moves(START_BLACK, START_WHITE), expected);
-        assert_eq!(scalar::moves(START_BLACK, START_WHITE), expected);
+        cpu::for_each_set!(cpu => assert_eq!(cpu.moves(START_BLACK, START_WHITE), expected));
     }
 
     #[test]
     fn flips_and_moves_match_a_slow_scan() {
+        cpu::for_each_set!(cpu => flips_and_moves_match(cpu));
+    }
+
+    fn flips_and_moves_match<K: Kernels>(cpu: K) {
         for (player, opponent) in random_boards(0x1234_5678_9ABC_DEF1, 20_000) {
             let mut slow_moves = 0;
             for square in 0..64 {
@@ -722,21 +788,23 @@ mod tests {
                     continue;
                 }
                 let slow = slow_flips(square, player, opponent);
-                assert_eq!(flips(square, player, opponent), slow);
-                assert_eq!(scalar::flips(square, player, opponent), slow);
+                assert_eq!(cpu.flips(square, player, opponent), slow, "{}", K::NAME);
                 if slow != 0 {
                     slow_moves |= bit(square);
                 }
             }
-            assert_eq!(moves(player, opponent), slow_moves);
-            assert_eq!(scalar::moves(player, opponent), slow_moves);
+            assert_eq!(cpu.moves(player, opponent), slow_moves, "{}", K::NAME);
         }
     }
 
     #[test]
     fn count_replies_matches_move_by_move_counting() {
+        cpu::for_each_set!(cpu => count_replies_match(cpu));
+    }
+
+    fn count_replies_match<K: Kernels>(cpu: K) {
         for (player, opponent) in random_boards(0x0BAD_CAFE, 5_000) {
-            let legal = moves(player, opponent);
+            let legal = cpu.moves(player, opponent);
             let mut expected = 0;
             for square in (0..64).filter(|&square| legal & bit(square) != 0) {
                 let flipped = slow_flips(square, player, opponent);
@@ -750,13 +818,17 @@ mod tests {
                     .count() as u64;
                 expected += replies.max(1);
             }
-            assert_eq!(count_replies(player, opponent, legal), expected);
-            assert_eq!(scalar::count_replies(player, opponent, legal), expected);
+            let counted = cpu.count_replies(player, opponent, legal);
+            assert_eq!(counted, expected, "{}", K::NAME);
         }
     }
 
     #[test]
     fn last_flip_count_matches_a_slow_scan() {
+        cpu::for_each_set!(cpu => last_flip_count_matches(cpu));
+    }
+
+    fn last_flip_count_matches<K: Kernels>(cpu: K) {
         let mut state = 0x5EED_u64;
         for _ in 0..50_000 {
             state = crate::zobrist::mix(state);
@@ -771,44 +843,65 @@ mod tests {
             let opponent = !player & !bit(square);
             let slow = slow_flips(square, player, opponent).count_ones();
             assert_eq!(
-                last_flip_count(square, player),
+                cpu.last_flip_count(square, player),
                 slow,
-                "square {square} player {player:#x}"
+                "{} square {square} player {player:#x}",
+                K::NAME
             );
             assert_eq!(
-                last_flip_count(square, opponent),
-                slow_flips(square, opponent, player).count_ones()
+                cpu.last_flip_count(square, opponent),
+                slow_flips(square, opponent, player).count_ones(),
+                "{}",
+                K::NAME
             );
         }
     }
 
     #[test]
     fn full_lines_match_a_line_by_line_check() {
+        cpu::for_each_set!(cpu => full_lines_match(cpu));
+    }
+
+    fn full_lines_match<K: Kernels>(cpu: K) {
         for (player, opponent) in random_boards(0xF011_11E5, 20_000) {
             let occupied = player | opponent;
-            assert_eq!(
-                full_lines(occupied),
-                slow_full_lines(occupied),
-                "{occupied:#x}"
-            );
+            let expected = slow_full_lines(occupied);
+            let found = cpu.full_lines(occupied);
+            assert_eq!(found, expected, "{} {occupied:#x}", K::NAME);
         }
-        for full in [full_lines, scalar::full_lines] {
-            assert_eq!(full(!0), [!0; 4]);
-            assert_eq!(full(0), [0; 4]);
-        }
+        assert_eq!(cpu.full_lines(!0), [!0; 4]);
+        assert_eq!(cpu.full_lines(0), [0; 4]);
     }
 
     #[test]
     fn stable_discs_match_the_iterative_definition() {
+        cpu::for_each_set!(cpu => stable_discs_match(cpu));
+    }
+
+    fn stable_discs_match<K: Kernels>(cpu: K) {
         for (player, opponent) in random_boards(0x57AB_1E00, 20_000) {
-            assert_eq!(
-                stable_discs(player, opponent),
-                slow_stable_discs(player, opponent)
-            );
-            assert_eq!(
-                stable_discs(opponent, player),
-                slow_stable_discs(opponent, player)
-            );
+            let expected = slow_stable_discs(player, opponent);
+            assert_eq!(cpu.stable_discs(player, opponent), expected, "{}", K::NAME);
+            let expected = slow_stable_discs(opponent, player);
+            assert_eq!(cpu.stable_discs(opponent, player), expected, "{}", K::NAME);
+        }
+    }
+
+    #[test]
+    fn extract_matches_a_bit_by_bit_gather() {
+        cpu::for_each_set!(cpu => extract_matches(cpu));
+    }
+
+    fn extract_matches<K: Kernels>(cpu: K) {
+        for (player, opponent) in random_boards(0xE7AC_7000, 20_000) {
+            // Masks sparse and dense, over boards that share some of their squares.
+            let (board, mask) = (player | opponent.rotate_left(19), opponent);
+            let mut expected = 0;
+            for (place, square) in squares(mask).enumerate() {
+                expected |= (board >> square & 1) << place;
+            }
+            assert_eq!(cpu.extract(board, mask), expected, "{}", K::NAME);
+            assert_eq!(software_extract(board, mask), expected);
         }
     }
 

@@ -16,9 +16,10 @@
 //!   [`SELECTIVE_MARK`] in their evaluation field, order the exact pass's moves; the exact pass
 //!   never takes a score from them, so the final result stays exact.
 
-use super::bitboard::{self, bit};
+use super::bitboard::{self, bit, Kernels};
 use super::evaluation;
 use super::{final_score, Reversi, ReversiMove};
+use crate::cpu;
 use crate::game::{Solution, SolutionScale, SolveRequest, Strength};
 use crate::transposition::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -77,7 +78,7 @@ const QUADRANTS: [u64; 4] = [
 ];
 
 /// Squares in the quadrants with an odd number of empties.
-#[inline]
+#[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS
         .iter()
@@ -119,7 +120,10 @@ impl Abort<'_> {
 }
 
 /// One thread's view of the solve.
-struct Solver<'a> {
+struct Solver<'a, K: Kernels> {
+    /// The kernels' instruction set. The hot methods run their bodies inside `cpu.run`, so that
+    /// each one, inlined or not, is compiled for it.
+    cpu: K,
     shared: &'a Shared<'a>,
     abort: Option<&'a Abort<'a>>,
     nodes: u64,
@@ -130,9 +134,10 @@ struct Solver<'a> {
     selective: bool,
 }
 
-impl<'a> Solver<'a> {
-    fn new(shared: &'a Shared<'a>, abort: Option<&'a Abort<'a>>) -> Solver<'a> {
+impl<'a, K: Kernels> Solver<'a, K> {
+    fn new(cpu: K, shared: &'a Shared<'a>, abort: Option<&'a Abort<'a>>) -> Solver<'a, K> {
         Solver {
+            cpu,
             shared,
             abort,
             nodes: 0,
@@ -148,7 +153,10 @@ impl<'a> Solver<'a> {
     }
 
     /// Selective pass only: a shallow evaluation search far outside the null window `(alpha,
-    /// alpha + 1)` predicts the result, as in ProbCut.
+    /// alpha + 1)` predicts the result, as in ProbCut. Inlined into [`Solver::scout`]: a call
+    /// returning an `Option<i32>` would keep that body from being compiled for `cpu` (see
+    /// [`crate::cpu`]).
+    #[inline(always)]
     fn probable_cutoff(
         &mut self,
         player: u64,
@@ -178,17 +186,26 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         self.unreported += 1;
         if self.unreported >= CHECK_INTERVAL {
-            self.shared
-                .nodes
-                .fetch_add(self.unreported, Ordering::Relaxed);
-            self.unreported = 0;
-            let request = self.shared.request;
-            if request
-                .hard_time
-                .is_some_and(|hard| request.start.elapsed() >= hard)
-            {
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
+            self.report_nodes();
+        }
+    }
+
+    /// Adds the unreported nodes to the total and checks the clock. Kept out of line: a call that
+    /// returns a pair of values (here `Instant::elapsed`) inside a `cpu.run` body would stop that
+    /// body from being compiled for `cpu` (see [`crate::cpu`]).
+    #[cold]
+    #[inline(never)]
+    fn report_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+        let request = self.shared.request;
+        if request
+            .hard_time
+            .is_some_and(|hard| request.start.elapsed() >= hard)
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -199,16 +216,17 @@ impl<'a> Solver<'a> {
         self.unreported = 0;
     }
 
-    /// The score when the side to move plays the last empty square `square`.
-    #[inline]
+    /// The score when the side to move plays the last empty square `square`. Small, so always
+    /// inlined into its caller's instruction set, like [`Solver::last_two`].
+    #[inline(always)]
     fn last_one(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
         self.count_node();
         let discs = player.count_ones() as i32;
-        let flipped = bitboard::last_flip_count(square, player) as i32;
+        let flipped = self.cpu.last_flip_count(square, player) as i32;
         if flipped > 0 {
             return 2 * (discs + flipped + 1) - 64;
         }
-        let flipped = bitboard::last_flip_count(square, opponent) as i32;
+        let flipped = self.cpu.last_flip_count(square, opponent) as i32;
         if flipped > 0 {
             return 2 * (discs - flipped) - 64;
         }
@@ -222,6 +240,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Null-window search with two empties: returns a score compared with `alpha` (fail-soft).
+    #[inline(always)]
     fn last_two(
         &mut self,
         player: u64,
@@ -233,7 +252,7 @@ impl<'a> Solver<'a> {
         self.count_node();
         let mut best = -65;
         for (square, other) in [(first, second), (second, first)] {
-            let flipped = bitboard::flips(square, player, opponent);
+            let flipped = self.cpu.flips(square, player, opponent);
             if flipped != 0 {
                 let score =
                     -self.last_one(opponent ^ flipped, player ^ flipped ^ bit(square), other);
@@ -251,7 +270,7 @@ impl<'a> Solver<'a> {
         // Pass: the opponent plays, if it can.
         let mut best = 65;
         for (square, other) in [(first, second), (second, first)] {
-            let flipped = bitboard::flips(square, opponent, player);
+            let flipped = self.cpu.flips(square, opponent, player);
             if flipped != 0 {
                 let score =
                     self.last_one(player ^ flipped, opponent ^ flipped ^ bit(square), other);
@@ -272,115 +291,26 @@ impl<'a> Solver<'a> {
 
     /// Null-window search with three empties, odd-quadrant squares first.
     fn last_three(&mut self, player: u64, opponent: u64, alpha: i32, squares: [usize; 3]) -> i32 {
-        self.count_node();
-        let mut best = -65;
-        for index in 0..3 {
-            let square = squares[index];
-            let flipped = bitboard::flips(square, player, opponent);
-            if flipped == 0 {
-                continue;
-            }
-            let (first, second) = match index {
-                0 => (squares[1], squares[2]),
-                1 => (squares[0], squares[2]),
-                _ => (squares[0], squares[1]),
-            };
-            let score = -self.last_two(
-                opponent ^ flipped,
-                player ^ flipped ^ bit(square),
-                -alpha - 1,
-                first,
-                second,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    return score;
+        self.cpu.run(|| {
+            self.count_node();
+            let mut best = -65;
+            for index in 0..3 {
+                let square = squares[index];
+                let flipped = self.cpu.flips(square, player, opponent);
+                if flipped == 0 {
+                    continue;
                 }
-            }
-        }
-        if best > -65 {
-            return best;
-        }
-        if (0..3).any(|index| bitboard::flips(squares[index], opponent, player) != 0) {
-            return -self.last_three(opponent, player, -alpha - 1, squares);
-        }
-        final_score(player, opponent)
-    }
-
-    /// Null-window search with four empties, odd-quadrant squares first.
-    fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
-        self.count_node();
-        let empty = !(player | opponent);
-        let squares = parity_ordered::<4>(empty);
-        let mut best = -65;
-        for index in 0..4 {
-            let square = squares[index];
-            let flipped = bitboard::flips(square, player, opponent);
-            if flipped == 0 {
-                continue;
-            }
-            let mut rest = [0usize; 3];
-            let mut filled = 0;
-            for (other_index, &other) in squares.iter().enumerate() {
-                if other_index != index {
-                    rest[filled] = other;
-                    filled += 1;
-                }
-            }
-            let score = -self.last_three(
-                opponent ^ flipped,
-                player ^ flipped ^ bit(square),
-                -alpha - 1,
-                rest,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    return score;
-                }
-            }
-        }
-        if best > -65 {
-            return best;
-        }
-        if bitboard::can_move(opponent, player) {
-            return -self.last_four(opponent, player, -alpha - 1);
-        }
-        final_score(player, opponent)
-    }
-
-    /// Null-window search near the end: parity ordering, no table.
-    fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
-        if empties == 4 {
-            return self.last_four(player, opponent, alpha);
-        }
-        self.count_node();
-        let moves = bitboard::moves(player, opponent);
-        if moves == 0 {
-            if bitboard::can_move(opponent, player) {
-                return -self.shallow(opponent, player, -alpha - 1, empties);
-            }
-            return final_score(player, opponent);
-        }
-        if let Some(bound) = stability_bound(player, opponent, alpha, empties) {
-            return bound;
-        }
-        let odd = odd_quadrants(!(player | opponent));
-        let mut best = -65;
-        for mask in [
-            moves & odd & CORNERS,
-            moves & odd & !CORNERS,
-            moves & !odd & CORNERS,
-            moves & !odd & !CORNERS,
-        ] {
-            for square in bitboard::squares(mask) {
-                let flipped = bitboard::flips(square, player, opponent);
-                let score = -self.shallow(
+                let (first, second) = match index {
+                    0 => (squares[1], squares[2]),
+                    1 => (squares[0], squares[2]),
+                    _ => (squares[0], squares[1]),
+                };
+                let score = -self.last_two(
                     opponent ^ flipped,
                     player ^ flipped ^ bit(square),
                     -alpha - 1,
-                    empties - 1,
+                    first,
+                    second,
                 );
                 if score > best {
                     best = score;
@@ -389,101 +319,200 @@ impl<'a> Solver<'a> {
                     }
                 }
             }
-        }
-        best
+            if best > -65 {
+                return best;
+            }
+            if (0..3).any(|index| self.cpu.flips(squares[index], opponent, player) != 0) {
+                return -self.last_three(opponent, player, -alpha - 1, squares);
+            }
+            final_score(player, opponent)
+        })
+    }
+
+    /// Null-window search with four empties, odd-quadrant squares first.
+    fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
+        self.cpu.run(|| {
+            self.count_node();
+            let empty = !(player | opponent);
+            let squares = parity_ordered::<4>(empty);
+            let mut best = -65;
+            for index in 0..4 {
+                let square = squares[index];
+                let flipped = self.cpu.flips(square, player, opponent);
+                if flipped == 0 {
+                    continue;
+                }
+                let mut rest = [0usize; 3];
+                let mut filled = 0;
+                for (other_index, &other) in squares.iter().enumerate() {
+                    if other_index != index {
+                        rest[filled] = other;
+                        filled += 1;
+                    }
+                }
+                let score = -self.last_three(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    -alpha - 1,
+                    rest,
+                );
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+            if best > -65 {
+                return best;
+            }
+            if self.cpu.can_move(opponent, player) {
+                return -self.last_four(opponent, player, -alpha - 1);
+            }
+            final_score(player, opponent)
+        })
+    }
+
+    /// Null-window search near the end: parity ordering, no table.
+    fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
+        self.cpu.run(|| {
+            if empties == 4 {
+                return self.last_four(player, opponent, alpha);
+            }
+            self.count_node();
+            let moves = self.cpu.moves(player, opponent);
+            if moves == 0 {
+                if self.cpu.can_move(opponent, player) {
+                    return -self.shallow(opponent, player, -alpha - 1, empties);
+                }
+                return final_score(player, opponent);
+            }
+            if let Some(bound) = stability_bound(self.cpu, player, opponent, alpha, empties) {
+                return bound;
+            }
+            let odd = odd_quadrants(!(player | opponent));
+            let mut best = -65;
+            for mask in [
+                moves & odd & CORNERS,
+                moves & odd & !CORNERS,
+                moves & !odd & CORNERS,
+                moves & !odd & !CORNERS,
+            ] {
+                for square in bitboard::squares(mask) {
+                    let flipped = self.cpu.flips(square, player, opponent);
+                    let score = -self.shallow(
+                        opponent ^ flipped,
+                        player ^ flipped ^ bit(square),
+                        -alpha - 1,
+                        empties - 1,
+                    );
+                    if score > best {
+                        best = score;
+                        if score > alpha {
+                            return score;
+                        }
+                    }
+                }
+            }
+            best
+        })
     }
 
     /// Null-window search: is the score above `alpha`? Returns a fail-soft bound.
     fn scout(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
-        if empties <= SHALLOW_EMPTIES {
-            return self.shallow(player, opponent, alpha, empties);
-        }
-        self.count_node();
-        if self.interrupted() {
-            return 0;
-        }
-        let moves = bitboard::moves(player, opponent);
-        if moves == 0 {
-            if bitboard::can_move(opponent, player) {
-                return -self.scout(opponent, player, -alpha - 1, empties);
+        self.cpu.run(|| {
+            if empties <= SHALLOW_EMPTIES {
+                return self.shallow(player, opponent, alpha, empties);
             }
-            return final_score(player, opponent);
-        }
-        if let Some(bound) = stability_bound(player, opponent, alpha, empties) {
-            return bound;
-        }
-        let beta = alpha + 1;
-        let use_table = empties >= TABLE_EMPTIES;
-        let key = if use_table {
-            table_key(player, opponent)
-        } else {
-            0
-        };
-        let mut table_move = None;
-        if use_table {
-            if let Some(entry) = self.shared.table.probe(key) {
-                table_move = entry.move_code.map(|code| code as usize);
-                if entry.depth as u32 >= empties && self.trusts(&entry) {
-                    match entry.bound {
-                        Bound::Exact => return entry.score,
-                        Bound::Lower if entry.score >= beta => return entry.score,
-                        Bound::Upper if entry.score <= alpha => return entry.score,
-                        _ => {}
+            self.count_node();
+            if self.interrupted() {
+                return 0;
+            }
+            let moves = self.cpu.moves(player, opponent);
+            if moves == 0 {
+                if self.cpu.can_move(opponent, player) {
+                    return -self.scout(opponent, player, -alpha - 1, empties);
+                }
+                return final_score(player, opponent);
+            }
+            if let Some(bound) = stability_bound(self.cpu, player, opponent, alpha, empties) {
+                return bound;
+            }
+            let beta = alpha + 1;
+            let use_table = empties >= TABLE_EMPTIES;
+            let key = if use_table {
+                table_key(player, opponent)
+            } else {
+                0
+            };
+            let mut table_move = None;
+            if use_table {
+                if let Some(entry) = self.shared.table.probe(key) {
+                    table_move = entry.move_code.map(|code| code as usize);
+                    if entry.depth as u32 >= empties && self.trusts(&entry) {
+                        match entry.bound {
+                            Bound::Exact => return entry.score,
+                            Bound::Lower if entry.score >= beta => return entry.score,
+                            Bound::Upper if entry.score <= alpha => return entry.score,
+                            _ => {}
+                        }
                     }
                 }
             }
-        }
-        if empties >= ETC_EMPTIES {
-            if let Some(score) = self.enhanced_cutoff(player, opponent, moves, beta, empties) {
-                return score;
-            }
-        }
-        if self.selective && empties >= PROBABLE_CUTOFF_EMPTIES {
-            if let Some(score) = self.probable_cutoff(player, opponent, alpha, empties) {
-                return score;
-            }
-        }
-        let mut list = MoveList::new(player, opponent, moves, table_move, empties, self);
-        if self.shared.parallel && empties >= SPLIT_EMPTIES && list.len > 1 {
-            let best = self.split(player, opponent, alpha, empties, &mut list);
-            if self.interrupted() {
-                return 0;
-            }
-            if use_table {
-                self.store(key, best.0, best.1, alpha, beta, empties);
-            }
-            return best.0;
-        }
-        let mut best = -65;
-        let mut best_square = None;
-        for index in 0..list.len {
-            let square = list.squares[index] as usize;
-            let flipped = bitboard::flips(square, player, opponent);
-            let score = -self.scout(
-                opponent ^ flipped,
-                player ^ flipped ^ bit(square),
-                -beta,
-                empties - 1,
-            );
-            if self.interrupted() {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_square = Some(square);
-                if score > alpha {
-                    break;
+            if empties >= ETC_EMPTIES {
+                if let Some(score) = self.enhanced_cutoff(player, opponent, moves, beta, empties) {
+                    return score;
                 }
             }
-        }
-        if use_table {
-            self.store(key, best, best_square, alpha, beta, empties);
-        }
-        best
+            if self.selective && empties >= PROBABLE_CUTOFF_EMPTIES {
+                if let Some(score) = self.probable_cutoff(player, opponent, alpha, empties) {
+                    return score;
+                }
+            }
+            let mut list = MoveList::new(player, opponent, moves, table_move, empties, self);
+            if self.shared.parallel && empties >= SPLIT_EMPTIES && list.len > 1 {
+                let best = self.split(player, opponent, alpha, empties, &mut list);
+                if self.interrupted() {
+                    return 0;
+                }
+                if use_table {
+                    self.store(key, best.0, best.1, alpha, beta, empties);
+                }
+                return best.0;
+            }
+            let mut best = -65;
+            let mut best_square = None;
+            for index in 0..list.len {
+                let square = list.squares[index] as usize;
+                let flipped = self.cpu.flips(square, player, opponent);
+                let score = -self.scout(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    -beta,
+                    empties - 1,
+                );
+                if self.interrupted() {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_square = Some(square);
+                    if score > alpha {
+                        break;
+                    }
+                }
+            }
+            if use_table {
+                self.store(key, best, best_square, alpha, beta, empties);
+            }
+            best
+        })
     }
 
     /// Enhanced transposition cut-off: a child whose stored upper bound already refutes the
-    /// opponent proves the cut-off without a search.
+    /// opponent proves the cut-off without a search. Inlined into [`Solver::scout`], like
+    /// [`Solver::probable_cutoff`], for its `Option` result.
+    #[inline(always)]
     fn enhanced_cutoff(
         &self,
         player: u64,
@@ -493,7 +522,7 @@ impl<'a> Solver<'a> {
         empties: u32,
     ) -> Option<i32> {
         for square in bitboard::squares(moves) {
-            let flipped = bitboard::flips(square, player, opponent);
+            let flipped = self.cpu.flips(square, player, opponent);
             let key = table_key(opponent ^ flipped, player ^ flipped ^ bit(square));
             if let Some(entry) = self.shared.table.probe(key) {
                 if entry.depth as u32 >= empties - 1
@@ -519,7 +548,7 @@ impl<'a> Solver<'a> {
     ) -> (i32, Option<usize>) {
         let beta = alpha + 1;
         let first = list.squares[0] as usize;
-        let flipped = bitboard::flips(first, player, opponent);
+        let flipped = self.cpu.flips(first, player, opponent);
         let score = -self.scout(
             opponent ^ flipped,
             player ^ flipped ^ bit(first),
@@ -536,7 +565,7 @@ impl<'a> Solver<'a> {
             flag: &cut,
             parent: self.abort,
         };
-        let shared = self.shared;
+        let (cpu, shared) = (self.cpu, self.shared);
         let squares = &list.squares[1..list.len];
         rayon::scope_fifo(|scope| {
             for &square in squares {
@@ -548,9 +577,9 @@ impl<'a> Solver<'a> {
                     if abort.raised() || shared.stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let mut solver = Solver::new(shared, Some(abort));
+                    let mut solver = Solver::new(cpu, shared, Some(abort));
                     let square = square as usize;
-                    let flipped = bitboard::flips(square, player, opponent);
+                    let flipped = cpu.flips(square, player, opponent);
                     let score = -solver.scout(
                         opponent ^ flipped,
                         player ^ flipped ^ bit(square),
@@ -617,38 +646,41 @@ impl<'a> Solver<'a> {
         beta: i32,
         empties: u32,
     ) -> (i32, Option<usize>) {
-        if empties <= SHALLOW_EMPTIES {
-            return (
-                self.exact_by_scouts(player, opponent, alpha, beta, empties),
-                None,
-            );
-        }
-        self.count_node();
-        if self.interrupted() {
-            return (0, None);
-        }
-        let moves = bitboard::moves(player, opponent);
-        if moves == 0 {
-            if bitboard::can_move(opponent, player) {
-                let (score, _) = self.principal(opponent, player, -beta, -alpha, empties);
-                return (-score, None);
+        self.cpu.run(|| {
+            if empties <= SHALLOW_EMPTIES {
+                return (
+                    self.exact_by_scouts(player, opponent, alpha, beta, empties),
+                    None,
+                );
             }
-            return (final_score(player, opponent), None);
-        }
-        let key = table_key(player, opponent);
-        let table_move = self
-            .shared
-            .table
-            .probe(key)
-            .and_then(|entry| entry.move_code)
-            .map(|code| code as usize);
-        let list = MoveList::new(player, opponent, moves, table_move, empties, self);
-        let (best, best_square) = self.search_moves(player, opponent, &list, alpha, beta, empties);
-        if self.interrupted() {
-            return (0, None);
-        }
-        self.store(key, best, best_square, alpha, beta, empties);
-        (best, best_square)
+            self.count_node();
+            if self.interrupted() {
+                return (0, None);
+            }
+            let moves = self.cpu.moves(player, opponent);
+            if moves == 0 {
+                if self.cpu.can_move(opponent, player) {
+                    let (score, _) = self.principal(opponent, player, -beta, -alpha, empties);
+                    return (-score, None);
+                }
+                return (final_score(player, opponent), None);
+            }
+            let key = table_key(player, opponent);
+            let table_move = self
+                .shared
+                .table
+                .probe(key)
+                .and_then(|entry| entry.move_code)
+                .map(|code| code as usize);
+            let list = MoveList::new(player, opponent, moves, table_move, empties, self);
+            let (best, best_square) =
+                self.search_moves(player, opponent, &list, alpha, beta, empties);
+            if self.interrupted() {
+                return (0, None);
+            }
+            self.store(key, best, best_square, alpha, beta, empties);
+            (best, best_square)
+        })
     }
 
     /// The exact score when it lies within `(alpha, beta)`, otherwise a bound beyond the window,
@@ -694,12 +726,19 @@ impl<'a> Solver<'a> {
 }
 
 /// Fail-soft stable-disc cut-off: the side to move cannot score above `64 - 2 * opponent's stable`.
-#[inline]
-fn stability_bound(player: u64, opponent: u64, alpha: i32, empties: u32) -> Option<i32> {
+/// Always inlined, for its `Option` result (see [`Solver::probable_cutoff`]).
+#[inline(always)]
+fn stability_bound<K: Kernels>(
+    cpu: K,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    empties: u32,
+) -> Option<i32> {
     if alpha < STABILITY_THRESHOLD[empties as usize] {
         return None;
     }
-    let ceiling = 64 - 2 * bitboard::stable_discs(opponent, player).count_ones() as i32;
+    let ceiling = 64 - 2 * cpu.stable_discs(opponent, player).count_ones() as i32;
     (ceiling <= alpha).then_some(ceiling)
 }
 
@@ -710,7 +749,7 @@ fn table_key(player: u64, opponent: u64) -> u64 {
 }
 
 /// The first `N` empty squares, odd-quadrant ones first.
-#[inline]
+#[inline(always)]
 fn parity_ordered<const N: usize>(empty: u64) -> [usize; N] {
     let odd = odd_quadrants(empty);
     let mut squares = [0usize; N];
@@ -733,55 +772,57 @@ struct MoveList {
 }
 
 impl MoveList {
-    fn new(
+    fn new<K: Kernels>(
         player: u64,
         opponent: u64,
         moves: u64,
         table_move: Option<usize>,
         empties: u32,
-        solver: &mut Solver,
+        solver: &mut Solver<K>,
     ) -> MoveList {
-        let mut squares = [0u8; 32];
-        let mut values = [0i32; 32];
-        let mut len = 0;
-        let odd = odd_quadrants(!(player | opponent));
-        for square in bitboard::squares(moves) {
-            let flipped = bitboard::flips(square, player, opponent);
-            let next_player = opponent ^ flipped;
-            let next_opponent = player ^ flipped ^ bit(square);
-            let value = if Some(square) == table_move {
-                1 << 30
-            } else if empties >= EVALUATION_SORT_EMPTIES {
-                // Near the root, a shallow search with the evaluation orders best.
-                // Deeper from 18 and 21 empties: measured on FFO #40-#49 with the pattern
-                // evaluation, 15-27% fewer nodes on the largest positions than depth 2 from 20.
-                let depth = match empties {
-                    21.. => 3,
-                    18..=20 => 2,
-                    _ => 1,
+        solver.cpu.run(|| {
+            let mut squares = [0u8; 32];
+            let mut values = [0i32; 32];
+            let mut len = 0;
+            let odd = odd_quadrants(!(player | opponent));
+            for square in bitboard::squares(moves) {
+                let flipped = solver.cpu.flips(square, player, opponent);
+                let next_player = opponent ^ flipped;
+                let next_opponent = player ^ flipped ^ bit(square);
+                let value = if Some(square) == table_move {
+                    1 << 30
+                } else if empties >= EVALUATION_SORT_EMPTIES {
+                    // Near the root, a shallow search with the evaluation orders best.
+                    // Deeper from 18 and 21 empties: measured on FFO #40-#49 with the pattern
+                    // evaluation, 15-27% fewer nodes on the largest positions than depth 2 from 20.
+                    let depth = match empties {
+                        21.. => 3,
+                        18..=20 => 2,
+                        _ => 1,
+                    };
+                    -evaluation_search(next_player, next_opponent, depth, solver) * 4
+                        - solver.cpu.moves(next_player, next_opponent).count_ones() as i32 * 64
+                } else {
+                    fast_value(solver.cpu, square, next_player, next_opponent, odd)
                 };
-                -evaluation_search(next_player, next_opponent, depth, solver) * 4
-                    - bitboard::moves(next_player, next_opponent).count_ones() as i32 * 64
-            } else {
-                fast_value(square, next_player, next_opponent, odd)
-            };
-            squares[len] = square as u8;
-            values[len] = value;
-            len += 1;
-        }
-        // Insertion sort: lists are short.
-        for index in 1..len {
-            let (square, value) = (squares[index], values[index]);
-            let mut at = index;
-            while at > 0 && values[at - 1] < value {
-                squares[at] = squares[at - 1];
-                values[at] = values[at - 1];
-                at -= 1;
+                squares[len] = square as u8;
+                values[len] = value;
+                len += 1;
             }
-            squares[at] = square;
-            values[at] = value;
-        }
-        MoveList { squares, len }
+            // Insertion sort: lists are short.
+            for index in 1..len {
+                let (square, value) = (squares[index], values[index]);
+                let mut at = index;
+                while at > 0 && values[at - 1] < value {
+                    squares[at] = squares[at - 1];
+                    values[at] = values[at - 1];
+                    at -= 1;
+                }
+                squares[at] = square;
+                values[at] = value;
+            }
+            MoveList { squares, len }
+        })
     }
 }
 
@@ -794,9 +835,15 @@ const PARITY_WEIGHT: i32 = 1 << 7;
 
 /// Fast ordering value of a move that leads to (`next_player`, `next_opponent`), where
 /// `next_opponent` holds the mover's discs.
-#[inline]
-fn fast_value(square: usize, next_player: u64, next_opponent: u64, odd: u64) -> i32 {
-    let replies = bitboard::moves(next_player, next_opponent);
+#[inline(always)]
+fn fast_value<K: Kernels>(
+    cpu: K,
+    square: usize,
+    next_player: u64,
+    next_opponent: u64,
+    odd: u64,
+) -> i32 {
+    let replies = cpu.moves(next_player, next_opponent);
     let mobility = replies.count_ones() + (replies & CORNERS).count_ones();
     let empty = !(next_player | next_opponent);
     let potential = (evaluation::neighbours(next_opponent) & empty).count_ones();
@@ -810,7 +857,7 @@ fn fast_value(square: usize, next_player: u64, next_opponent: u64, odd: u64) -> 
 }
 
 /// Discs stable for sure next to the corners: owned corners and their owned edge neighbours.
-#[inline]
+#[inline(always)]
 fn corner_stability(discs: u64) -> i32 {
     const CORNER_NEIGHBOURS: [(usize, [usize; 2]); 4] =
         [(0, [1, 8]), (7, [6, 15]), (56, [57, 48]), (63, [62, 55])];
@@ -830,48 +877,55 @@ fn corner_stability(discs: u64) -> i32 {
 }
 
 /// A small alpha-beta search on the midgame evaluation, for ordering near the root.
-fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver) -> i32 {
-    fn search(
+fn evaluation_search<K: Kernels>(
+    player: u64,
+    opponent: u64,
+    depth: u32,
+    solver: &mut Solver<K>,
+) -> i32 {
+    fn search<K: Kernels>(
         player: u64,
         opponent: u64,
         depth: u32,
         mut alpha: i32,
         beta: i32,
-        solver: &mut Solver,
+        solver: &mut Solver<K>,
     ) -> i32 {
-        solver.count_node();
-        if depth == 0 {
-            return evaluation::evaluate(player, opponent, Strength::FULL);
-        }
-        let moves = bitboard::moves(player, opponent);
-        if moves == 0 {
-            if bitboard::can_move(opponent, player) {
-                return -search(opponent, player, depth, -beta, -alpha, solver);
+        solver.cpu.run(|| {
+            solver.count_node();
+            if depth == 0 {
+                return evaluation::evaluate_with(solver.cpu, player, opponent, Strength::FULL);
             }
-            return final_score(player, opponent) * evaluation::DISC;
-        }
-        let mut best = -crate::score::INFINITY;
-        for square in bitboard::squares(moves) {
-            let flipped = bitboard::flips(square, player, opponent);
-            let score = -search(
-                opponent ^ flipped,
-                player ^ flipped ^ bit(square),
-                depth - 1,
-                -beta,
-                -alpha,
-                solver,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+            let moves = solver.cpu.moves(player, opponent);
+            if moves == 0 {
+                if solver.cpu.can_move(opponent, player) {
+                    return -search(opponent, player, depth, -beta, -alpha, solver);
+                }
+                return final_score(player, opponent) * evaluation::DISC;
+            }
+            let mut best = -crate::score::INFINITY;
+            for square in bitboard::squares(moves) {
+                let flipped = solver.cpu.flips(square, player, opponent);
+                let score = -search(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    solver,
+                );
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
-        }
-        best
+            best
+        })
     }
     search(
         player,
@@ -885,11 +939,20 @@ fn evaluation_search(player: u64, opponent: u64, depth: u32, solver: &mut Solver
 
 /// Solves `position` exactly. `None` when the game is over or the solve was stopped.
 pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<ReversiMove>> {
+    cpu::dispatch!(cpu => solve_with(cpu, position, request))
+}
+
+/// [`solve`] with the kernels of `cpu`.
+fn solve_with<K: Kernels>(
+    cpu: K,
+    position: &Reversi,
+    request: &SolveRequest,
+) -> Option<Solution<ReversiMove>> {
     let player = position.player;
     let opponent = position.opponent;
     let empties = position.empties();
-    let root_moves = bitboard::moves(player, opponent);
-    if root_moves == 0 && !bitboard::can_move(opponent, player) {
+    let root_moves = cpu.moves(player, opponent);
+    if root_moves == 0 && !cpu.can_move(opponent, player) {
         return None;
     }
     let parallel = request.threads > 1;
@@ -902,7 +965,7 @@ pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<Reve
         selective: AtomicBool::new(false),
     };
     let run = || {
-        let mut solver = Solver::new(&shared, None);
+        let mut solver = Solver::new(cpu, &shared, None);
         let moves = if root_moves == 0 {
             // A forced pass: solve the opponent's position.
             let score = -solver.exact(opponent, player, -64, 64, empties);
@@ -934,7 +997,7 @@ pub fn solve(position: &Reversi, request: &SolveRequest) -> Option<Solution<Reve
     pool.install(run)
 }
 
-impl Solver<'_> {
+impl<K: Kernels> Solver<'_, K> {
     /// The root: every move's exact score when `all_moves`, otherwise the best move's exact score.
     /// Moves come back best first.
     fn root(
@@ -957,7 +1020,7 @@ impl Solver<'_> {
             let mut scored: Vec<(ReversiMove, i32)> = Vec::with_capacity(list.len);
             for &square in &list.squares[..list.len] {
                 let square = square as usize;
-                let flipped = bitboard::flips(square, player, opponent);
+                let flipped = self.cpu.flips(square, player, opponent);
                 let score = -self.exact(
                     opponent ^ flipped,
                     player ^ flipped ^ bit(square),
@@ -1049,7 +1112,7 @@ impl Solver<'_> {
         let mut best_square = None;
         for (index, &square) in list.squares[..list.len].iter().enumerate() {
             let square = square as usize;
-            let flipped = bitboard::flips(square, player, opponent);
+            let flipped = self.cpu.flips(square, player, opponent);
             let (next_player, next_opponent) = (opponent ^ flipped, player ^ flipped ^ bit(square));
             let score = if index == 0 {
                 -self.exact(next_player, next_opponent, -high, -alpha, empties - 1)
@@ -1145,6 +1208,37 @@ mod tests {
             found.extend(next);
         }
         found
+    }
+
+    /// One single-threaded solve with `cpu`'s kernels: the best score and the node count.
+    fn solve_counting<K: Kernels>(cpu: K, position: &Reversi) -> (Option<i32>, u64) {
+        let table = TranspositionTable::new(16);
+        let stop = AtomicBool::new(false);
+        let request = SolveRequest {
+            stop: &stop,
+            threads: 1,
+            start: Instant::now(),
+            hard_time: None,
+            all_moves: false,
+            table: &table,
+        };
+        let solution = solve_with(cpu, position, &request).expect("a position in play solves");
+        (Some(solution.moves[0].1), solution.nodes)
+    }
+
+    /// Both instruction sets find the known scores through the same trees (equal node counts).
+    #[test]
+    fn instruction_sets_solve_alike() {
+        let entries = obf::parse_file(include_str!("../../../tests/data/fforum-1-19.obf")).unwrap();
+        for entry in entries.iter().take(6) {
+            let mut results = Vec::new();
+            cpu::for_each_set!(cpu => results.push(solve_counting(cpu, &entry.position)));
+            assert_eq!(results[0].0, entry.best_score());
+            assert!(
+                results.iter().all(|&result| result == results[0]),
+                "{results:?}"
+            );
+        }
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! these hand-made features; 8 ([`Strength::FULL`]) is the trained pattern evaluation
 //! ([`super::patterns`]), or the level-7 features when the patterns were turned off.
 
-use super::bitboard::{self, bit};
+use super::bitboard::{bit, Kernels};
 use super::patterns;
 use super::ReversiMove;
+use crate::cpu;
 use crate::game::{ScoreUnit, Strength};
 
 /// One disc in evaluation units.
@@ -64,16 +65,33 @@ fn blend(weights: [i32; 2], phase: i32) -> i32 {
 /// The value of the position for `player` to move against `opponent`.
 #[inline]
 pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
+    cpu::dispatch!(cpu => evaluate_with(cpu, player, opponent, strength))
+}
+
+/// [`evaluate`] with the kernels of `cpu`.
+#[inline]
+pub fn evaluate_with<K: Kernels>(cpu: K, player: u64, opponent: u64, strength: Strength) -> i32 {
     if strength >= Strength::FULL {
         if let Some(weights) = patterns::active() {
-            return weights.evaluate(player, opponent);
+            return weights.evaluate_with(cpu, player, opponent);
         }
     }
-    hand_made(player, opponent, strength.0.min(7))
+    hand_made_with(cpu, player, opponent, strength.0.min(7))
 }
 
 /// The hand-made evaluation at `level` 1..=7 (higher levels count as 7).
 pub fn hand_made(player: u64, opponent: u64, level: u8) -> i32 {
+    cpu::dispatch!(cpu => hand_made_with(cpu, player, opponent, level))
+}
+
+/// [`hand_made`] with the kernels of `cpu`.
+pub fn hand_made_with<K: Kernels>(cpu: K, player: u64, opponent: u64, level: u8) -> i32 {
+    cpu.run(|| hand_made_features(cpu, player, opponent, level))
+}
+
+/// [`hand_made`], inlined into its `run`.
+#[inline(always)]
+fn hand_made_features<K: Kernels>(cpu: K, player: u64, opponent: u64, level: u8) -> i32 {
     let discs = player.count_ones() as i32 - opponent.count_ones() as i32;
     if level <= 1 {
         return discs * DISC;
@@ -88,8 +106,8 @@ pub fn hand_made(player: u64, opponent: u64, level: u8) -> i32 {
     }
     let occupied = player | opponent;
     let phase = (occupied.count_ones() as i32 - 4).clamp(0, 60);
-    let player_moves = bitboard::moves(player, opponent);
-    let opponent_moves = bitboard::moves(opponent, player);
+    let player_moves = cpu.moves(player, opponent);
+    let opponent_moves = cpu.moves(opponent, player);
     let mobility = player_moves.count_ones() as i32 - opponent_moves.count_ones() as i32;
     let mut value = blend(WEIGHTS.mobility, phase) * mobility;
     value += blend(WEIGHTS.corner, phase)
@@ -97,8 +115,8 @@ pub fn hand_made(player: u64, opponent: u64, level: u8) -> i32 {
     if level == 3 {
         return value + discs * DISC / 4;
     }
-    let stable = bitboard::stable_discs(player, opponent).count_ones() as i32
-        - bitboard::stable_discs(opponent, player).count_ones() as i32;
+    let stable = cpu.stable_discs(player, opponent).count_ones() as i32
+        - cpu.stable_discs(opponent, player).count_ones() as i32;
     value += blend(WEIGHTS.stable, phase) * stable;
     if level == 4 {
         return value;
@@ -167,19 +185,33 @@ const SQUARE_VALUES: [i32; 64] = [
 ];
 
 /// Ordering hints: fewer replies for the opponent first, then the square's worth.
+#[inline]
 pub fn score_moves(player: u64, opponent: u64, moves: &[ReversiMove], scores: &mut [i32]) {
-    for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-        if mv.is_pass() {
-            *score = 0;
-            continue;
+    cpu::dispatch!(cpu => score_moves_with(cpu, player, opponent, moves, scores))
+}
+
+/// [`score_moves`] with the kernels of `cpu`.
+pub fn score_moves_with<K: Kernels>(
+    cpu: K,
+    player: u64,
+    opponent: u64,
+    moves: &[ReversiMove],
+    scores: &mut [i32],
+) {
+    cpu.run(|| {
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            if mv.is_pass() {
+                *score = 0;
+                continue;
+            }
+            let square = mv.square();
+            let flipped = cpu.flips(square, player, opponent);
+            let next_player = opponent ^ flipped;
+            let next_opponent = player ^ flipped ^ bit(square);
+            let replies = cpu.moves(next_player, next_opponent).count_ones() as i32;
+            *score = SQUARE_VALUES[square] * 4 - replies * 64;
         }
-        let square = mv.square();
-        let flipped = bitboard::flips(square, player, opponent);
-        let next_player = opponent ^ flipped;
-        let next_opponent = player ^ flipped ^ bit(square);
-        let replies = bitboard::moves(next_player, next_opponent).count_ones() as i32;
-        *score = SQUARE_VALUES[square] * 4 - replies * 64;
-    }
+    })
 }
 
 /// Evaluation points count hundredths of a disc.
@@ -195,12 +227,19 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
+        cpu::for_each_set!(cpu => start_position_is_balanced_with(cpu));
+    }
+
+    fn start_position_is_balanced_with<K: Kernels>(cpu: K) {
         let start = super::super::Reversi::new();
         for level in 1..=7 {
-            assert_eq!(evaluate(start.player, start.opponent, Strength(level)), 0);
+            assert_eq!(
+                evaluate_with(cpu, start.player, start.opponent, Strength(level)),
+                0
+            );
         }
         // The trained evaluation only knows the start is about even.
-        let full = evaluate(start.player, start.opponent, Strength::FULL);
+        let full = evaluate_with(cpu, start.player, start.opponent, Strength::FULL);
         assert!(full.abs() <= 2 * DISC, "start position {full}");
     }
 
@@ -208,10 +247,29 @@ mod tests {
     fn full_strength_is_the_pattern_evaluation() {
         let start = super::super::Reversi::new();
         let (player, opponent) = (start.player | bit(19) | bit(27), start.opponent & !bit(27));
-        assert_eq!(
-            evaluate(player, opponent, Strength::FULL),
+        cpu::for_each_set!(cpu => assert_eq!(
+            evaluate_with(cpu, player, opponent, Strength::FULL),
             patterns::evaluate(player, opponent)
-        );
+        ));
+    }
+
+    /// Every level gives the same value with either instruction set.
+    #[test]
+    fn instruction_sets_agree() {
+        let mut state = 0xE7A1_u64;
+        for _ in 0..2_000 {
+            state = crate::zobrist::mix(state);
+            let occupied = state | crate::zobrist::mix(state ^ 1);
+            let player = occupied & crate::zobrist::mix(state ^ 2);
+            let opponent = occupied & !player;
+            for level in 1..=8 {
+                let expected = evaluate_with(cpu::Portable, player, opponent, Strength(level));
+                cpu::for_each_set!(cpu => assert_eq!(
+                    evaluate_with(cpu, player, opponent, Strength(level)),
+                    expected
+                ));
+            }
+        }
     }
 
     #[test]

@@ -13,10 +13,11 @@ pub mod notation;
 pub mod obf;
 pub mod patterns;
 
+use crate::cpu::{self, InstructionSet};
 use crate::game::{
     Game, GameError, MoveCode, Outcome, Player, ScoreUnit, Solution, SolveRequest, Strength,
 };
-use bitboard::bit;
+use bitboard::{bit, Kernels};
 
 /// A Reversi move on boards up to 16x16: a square index `row * size + column`, or the pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -196,42 +197,51 @@ impl Default for Reversi {
 
 /// Perft with bulk counting at the last ply; a pass uses a ply and a finished game is one leaf.
 pub fn perft(player: u64, opponent: u64, depth: usize) -> u64 {
+    cpu::dispatch!(cpu => perft_with(cpu, player, opponent, depth))
+}
+
+/// [`perft`] with the kernels of `cpu`.
+pub fn perft_with<K: Kernels>(cpu: K, player: u64, opponent: u64, depth: usize) -> u64 {
     match depth {
         0 => 1,
         1 => {
-            let moves = bitboard::moves(player, opponent);
+            let moves = cpu.moves(player, opponent);
             moves.count_ones() as u64 + (moves == 0) as u64
         }
-        _ => perft_from_two(player, opponent, depth),
+        _ => perft_from_two(cpu, player, opponent, depth),
     }
 }
 
-/// [`perft`] for `depth >= 2`: the last two plies are counted by [`bitboard::count_replies`].
-fn perft_from_two(player: u64, opponent: u64, depth: usize) -> u64 {
-    let moves = bitboard::moves(player, opponent);
-    if moves == 0 {
-        let replies = bitboard::moves(opponent, player);
-        if replies == 0 {
-            return 1;
+/// [`perft`] for `depth >= 2`: the last two plies are counted by [`Kernels::count_replies`].
+fn perft_from_two<K: Kernels>(cpu: K, player: u64, opponent: u64, depth: usize) -> u64 {
+    // Each call runs its body in `cpu.run`: a recursive call is not inlined into its caller.
+    cpu.run(move || {
+        let moves = cpu.moves(player, opponent);
+        if moves == 0 {
+            let replies = cpu.moves(opponent, player);
+            if replies == 0 {
+                return 1;
+            }
+            if depth == 2 {
+                return replies.count_ones() as u64;
+            }
+            return perft_from_two(cpu, opponent, player, depth - 1);
         }
         if depth == 2 {
-            return replies.count_ones() as u64;
+            return cpu.count_replies(player, opponent, moves);
         }
-        return perft_from_two(opponent, player, depth - 1);
-    }
-    if depth == 2 {
-        return bitboard::count_replies(player, opponent, moves);
-    }
-    let mut total = 0;
-    for square in bitboard::squares(moves) {
-        let flipped = bitboard::flips(square, player, opponent);
-        total += perft_from_two(
-            opponent ^ flipped,
-            player ^ flipped ^ bit(square),
-            depth - 1,
-        );
-    }
-    total
+        let mut total = 0;
+        for square in bitboard::squares(moves) {
+            let flipped = cpu.flips(square, player, opponent);
+            total += perft_from_two(
+                cpu,
+                opponent ^ flipped,
+                player ^ flipped ^ bit(square),
+                depth - 1,
+            );
+        }
+        total
+    })
 }
 
 impl Game for Reversi {
@@ -254,18 +264,15 @@ impl Game for Reversi {
         self.side
     }
 
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
     fn generate_moves(&self, moves: &mut Vec<ReversiMove>) {
         moves.clear();
-        let mut mask = self.move_mask();
-        if mask == 0 {
-            if bitboard::can_move(self.opponent, self.player) {
-                moves.push(ReversiMove::PASS);
-            }
-            return;
-        }
-        while mask != 0 {
-            moves.push(ReversiMove(mask.trailing_zeros() as u16));
-            mask &= mask - 1;
+        let mask = self.move_mask();
+        if mask != 0 {
+            moves.extend(bitboard::squares(mask).map(|square| ReversiMove(square as u16)));
+        } else if bitboard::can_move(self.opponent, self.player) {
+            moves.push(ReversiMove::PASS);
         }
     }
 
@@ -278,6 +285,8 @@ impl Game for Reversi {
         }
     }
 
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
     fn play_unchecked(&mut self, mv: ReversiMove) -> Reversi {
         let before = *self;
         if mv.is_pass() {
@@ -312,10 +321,14 @@ impl Game for Reversi {
         (code < 64 || code == ReversiMove::PASS.0).then_some(ReversiMove(code))
     }
 
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        if bitboard::can_move(self.player, self.opponent)
-            || bitboard::can_move(self.opponent, self.player)
-        {
+        let (player, opponent) = (self.player, self.opponent);
+        let open = cpu::dispatch!(cpu => cpu.run(move || {
+            cpu.can_move(player, opponent) || cpu.can_move(opponent, player)
+        }));
+        if open {
             return None;
         }
         Some(notation::outcome_from_score(self.side, self.final_score()))
@@ -327,6 +340,8 @@ impl Game for Reversi {
         hash_discs(black, 0) ^ hash_discs(white, 1) ^ side
     }
 
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
         let value = evaluation::evaluate(self.player, self.opponent, strength);
         if perspective == self.side {
@@ -336,6 +351,8 @@ impl Game for Reversi {
         }
     }
 
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
     fn score_moves(&self, moves: &[ReversiMove], scores: &mut [i32]) {
         evaluation::score_moves(self.player, self.opponent, moves, scores);
     }
@@ -453,6 +470,22 @@ mod tests {
             );
             assert_eq!(crate::perft::perft(&mut start.clone(), depth), count);
         }
+    }
+
+    /// Both instruction sets count the published perft to depth 10, passes and all.
+    #[test]
+    fn both_instruction_sets_count_perft_ten() {
+        let start = Reversi::new();
+        cpu::for_each_set!(cpu => assert_eq!(
+            perft_with(cpu, start.player, start.opponent, 10),
+            24_571_284,
+            "{}",
+            cpu_name(cpu)
+        ));
+    }
+
+    fn cpu_name<I: InstructionSet>(_cpu: I) -> &'static str {
+        I::NAME
     }
 
     #[test]

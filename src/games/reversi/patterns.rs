@@ -44,7 +44,8 @@
 //! smallest ternary index), then the side-to-move mobility, opponent mobility and parity weights.
 //! About 114 000 weights per phase, 2.7 MB in all.
 
-use super::bitboard;
+use super::bitboard::{software_extract, Kernels};
+use crate::cpu;
 use std::sync::{LazyLock, OnceLock};
 
 /// Number of weight sets, by number of empties (see [`phase`]).
@@ -303,14 +304,15 @@ const fn lookup(index: usize) -> (usize, u64, usize) {
 /// The sum of the pattern weights of every instance, unrolled so that each instance's symmetry,
 /// mask and offset are constants: the images stay in registers and no instance table is read.
 macro_rules! pattern_sum {
-    ($images:expr, $table:expr; $($index:literal)*) => {{
+    ($cpu:expr, $images:expr, $table:expr; $($index:literal)*) => {{
+        let cpu = $cpu;
         let images = $images;
         let table = $table;
         let mut sum = 0i32;
         $({
             const LOOKUP: (usize, u64, usize) = lookup($index);
             let (player, opponent) = images[LOOKUP.0];
-            sum += table[LOOKUP.2 + ternary_index(player, opponent, LOOKUP.1)] as i32;
+            sum += table[LOOKUP.2 + ternary_index(cpu, player, opponent, LOOKUP.1)] as i32;
         })*
         sum
     }};
@@ -341,37 +343,6 @@ static TERNARY: [u16; 1024] = {
     table
 };
 
-/// The bits of `board` under `mask`, packed to the low end in square order (PEXT).
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline(always)]
-fn extract(board: u64, mask: u64) -> usize {
-    // Safety: the build enables BMI2 (x86-64-v3), which this `cfg` checks.
-    unsafe { core::arch::x86_64::_pext_u64(board, mask) as usize }
-}
-
-/// The bits of `board` under `mask`, packed to the low end in square order (portable PEXT).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-#[inline(always)]
-fn extract(board: u64, mask: u64) -> usize {
-    software_extract(board, mask) as usize
-}
-
-/// PEXT, one mask bit at a time.
-const fn software_extract(board: u64, mask: u64) -> u64 {
-    let mut result = 0;
-    let mut remaining = mask;
-    let mut out = 0;
-    while remaining != 0 {
-        let lowest = remaining & remaining.wrapping_neg();
-        if board & lowest != 0 {
-            result |= 1 << out;
-        }
-        out += 1;
-        remaining &= remaining - 1;
-    }
-    result
-}
-
 /// PDEP, one mask bit at a time: the inverse of [`software_extract`].
 const fn software_deposit(bits: u64, mask: u64) -> u64 {
     let mut result = 0;
@@ -390,10 +361,10 @@ const fn software_deposit(bits: u64, mask: u64) -> u64 {
 
 /// The ternary index of the canonical `mask` on a (transformed) board pair.
 #[inline(always)]
-fn ternary_index(player: u64, opponent: u64, mask: u64) -> usize {
+fn ternary_index<K: Kernels>(cpu: K, player: u64, opponent: u64, mask: u64) -> usize {
     // Masks have at most 10 squares: `& 1023` changes nothing but spares a bounds check.
-    TERNARY[extract(player, mask) & 1023] as usize
-        + 2 * TERNARY[extract(opponent, mask) & 1023] as usize
+    TERNARY[cpu.extract(player, mask) as usize & 1023] as usize
+        + 2 * TERNARY[cpu.extract(opponent, mask) as usize & 1023] as usize
 }
 
 /// The eight symmetric images of a board pair, by symmetry number.
@@ -560,19 +531,30 @@ pub fn layout_checksum() -> u32 {
 /// Writes the compact features of a position into `features`: one per pattern instance, then
 /// mobility, opponent mobility and parity. For training.
 pub fn compact_features(player: u64, opponent: u64, features: &mut [u32; FEATURE_COUNT]) {
-    let layout = layout();
-    let images = images(player, opponent);
-    for (slot, instance) in features.iter_mut().zip(INSTANCES.iter()) {
-        let (p, o) = images[instance.symmetry];
-        let index = ternary_index(p, o, FAMILIES[instance.family].mask);
-        *slot = layout.pattern_feature(instance.family, index) as u32;
-    }
-    let empties = 64 - (player | opponent).count_ones();
-    features[INSTANCE_COUNT] =
-        layout.mobility_feature(bitboard::moves(player, opponent).count_ones()) as u32;
-    features[INSTANCE_COUNT + 1] =
-        layout.opponent_mobility_feature(bitboard::moves(opponent, player).count_ones()) as u32;
-    features[INSTANCE_COUNT + 2] = layout.parity_feature(empties) as u32;
+    cpu::dispatch!(cpu => write_compact_features(cpu, player, opponent, features))
+}
+
+fn write_compact_features<K: Kernels>(
+    cpu: K,
+    player: u64,
+    opponent: u64,
+    features: &mut [u32; FEATURE_COUNT],
+) {
+    cpu.run(|| {
+        let layout = layout();
+        let images = images(player, opponent);
+        for (slot, instance) in features.iter_mut().zip(INSTANCES.iter()) {
+            let (p, o) = images[instance.symmetry];
+            let index = ternary_index(cpu, p, o, FAMILIES[instance.family].mask);
+            *slot = layout.pattern_feature(instance.family, index) as u32;
+        }
+        let empties = 64 - (player | opponent).count_ones();
+        features[INSTANCE_COUNT] =
+            layout.mobility_feature(cpu.moves(player, opponent).count_ones()) as u32;
+        features[INSTANCE_COUNT + 1] =
+            layout.opponent_mobility_feature(cpu.moves(opponent, player).count_ones()) as u32;
+        features[INSTANCE_COUNT + 2] = layout.parity_feature(empties) as u32;
+    })
 }
 
 /// Why a weight file was refused.
@@ -678,24 +660,32 @@ impl Weights {
 
     /// The value of the position for `player` to move against `opponent`, in evaluation units,
     /// clamped inside `±MAX_EVALUATION`.
-    #[inline]
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
-        let empties = 64 - (player | opponent).count_ones();
-        let table = &self.table[phase(empties) * FULL_SIZE..][..FULL_SIZE];
-        let mut sum = pattern_sum!(images(player, opponent), table;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22
-            23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-        let mobility =
-            (bitboard::moves(player, opponent).count_ones() as usize).min(MOBILITY_CELLS - 1);
-        let opponent_mobility =
-            (bitboard::moves(opponent, player).count_ones() as usize).min(MOBILITY_CELLS - 1);
-        sum += table[FULL_MOBILITY + mobility] as i32;
-        sum += table[FULL_OPPONENT_MOBILITY + opponent_mobility] as i32;
-        sum += table[FULL_PARITY + (empties & 1) as usize] as i32;
-        sum.clamp(
-            -crate::score::MAX_EVALUATION + 1,
-            crate::score::MAX_EVALUATION - 1,
-        )
+        cpu::dispatch!(cpu => self.evaluate_with(cpu, player, opponent))
+    }
+
+    /// [`Weights::evaluate`] with the kernels of `cpu`.
+    #[inline]
+    pub fn evaluate_with<K: Kernels>(&self, cpu: K, player: u64, opponent: u64) -> i32 {
+        // In `run`: too large to be sure to be inlined into a caller compiled for `cpu`.
+        cpu.run(|| {
+            let empties = 64 - (player | opponent).count_ones();
+            let table = &self.table[phase(empties) * FULL_SIZE..][..FULL_SIZE];
+            let mut sum = pattern_sum!(cpu, images(player, opponent), table;
+                0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22
+                23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+            let mobility =
+                (cpu.moves(player, opponent).count_ones() as usize).min(MOBILITY_CELLS - 1);
+            let opponent_mobility =
+                (cpu.moves(opponent, player).count_ones() as usize).min(MOBILITY_CELLS - 1);
+            sum += table[FULL_MOBILITY + mobility] as i32;
+            sum += table[FULL_OPPONENT_MOBILITY + opponent_mobility] as i32;
+            sum += table[FULL_PARITY + (empties & 1) as usize] as i32;
+            sum.clamp(
+                -crate::score::MAX_EVALUATION + 1,
+                crate::score::MAX_EVALUATION - 1,
+            )
+        })
     }
 }
 
@@ -822,7 +812,6 @@ mod tests {
         for &(board, mask) in &random_positions(200, 2) {
             let bits = software_extract(board, mask);
             assert_eq!(software_deposit(bits, mask), board & mask);
-            assert_eq!(extract(board, mask) as u64, bits);
         }
     }
 
@@ -907,14 +896,24 @@ mod tests {
 
     #[test]
     fn evaluation_is_symmetric_exactly() {
+        cpu::for_each_set!(cpu => evaluation_is_symmetric(cpu));
+    }
+
+    fn evaluation_is_symmetric<K: Kernels>(cpu: K) {
         let weights = scrambled_weights();
         for (check, embedded) in [(&weights, false), (&Weights::embedded(), true)] {
             for &(player, opponent) in &random_positions(300, 4) {
-                let value = check.evaluate(player, opponent);
+                let value = check.evaluate_with(cpu, player, opponent);
                 for symmetry in 1..8 {
-                    let image =
-                        check.evaluate(transform(symmetry, player), transform(symmetry, opponent));
-                    assert_eq!(value, image, "symmetry {symmetry}, embedded {embedded}");
+                    let (player, opponent) =
+                        (transform(symmetry, player), transform(symmetry, opponent));
+                    let image = check.evaluate_with(cpu, player, opponent);
+                    assert_eq!(
+                        value,
+                        image,
+                        "{} symmetry {symmetry}, embedded {embedded}",
+                        K::NAME
+                    );
                 }
             }
         }
@@ -922,6 +921,10 @@ mod tests {
 
     #[test]
     fn evaluation_is_the_sum_of_compact_features() {
+        cpu::for_each_set!(cpu => evaluation_is_the_sum(cpu));
+    }
+
+    fn evaluation_is_the_sum<K: Kernels>(cpu: K) {
         let compact: Vec<i16> = (0..PHASES * compact_size())
             .map(|index| (mix(index as u64 ^ 99) % 41) as i16 - 20)
             .collect();
@@ -934,7 +937,12 @@ mod tests {
                 .iter()
                 .map(|&feature| compact[phase * compact_size() + feature as usize] as i32)
                 .sum();
-            assert_eq!(weights.evaluate(player, opponent), sum);
+            assert_eq!(
+                weights.evaluate_with(cpu, player, opponent),
+                sum,
+                "{}",
+                K::NAME
+            );
         }
     }
 
