@@ -10,7 +10,7 @@
 
 mod netclient;
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{key::Key, Client, ClientBuilder, Locator};
 use netclient::RoomClient;
 use serde_json::{json, Value};
 use std::net::TcpListener;
@@ -231,8 +231,34 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
         // Undo against the engine takes back to the player's turn.
         click(&client, "#undo").await;
         until(&client, "return document.body.dataset.over === 'no' && document.querySelectorAll('[data-legal]').length > 0", Duration::from_secs(30), "undo").await;
-        // Keyboard: arrows move the cursor, Enter plays where it is if legal.
-        client.find(Locator::Css("#board")).await.unwrap().click().await.unwrap();
+        // Keyboard: the first arrow puts the cursor on the middle square (e5 on 8x8), arrows
+        // move it (rows count down the screen), Enter plays where it is if legal.
+        let legal = script(&client, "return [...document.querySelectorAll('[data-legal]')].map(e => e.dataset.legal)").await;
+        let target = legal[0].as_str().expect("a legal move").to_string();
+        let column = i64::from(target.as_bytes()[0] - b'a');
+        let row: i64 = target[1..].parse::<i64>().unwrap() - 1;
+        assert!(!script(&client, "return document.getElementById('record-text').value").await.as_str().unwrap().contains(&target));
+        script(&client, "document.getElementById('board').focus(); return true").await;
+        let board = client.find(Locator::Id("board")).await.unwrap();
+        let mut keys = Key::Down.to_string();
+        let (across, down) = (column - 4, row - 4);
+        let horizontal = if across < 0 { Key::Left } else { Key::Right };
+        let vertical = if down < 0 { Key::Up } else { Key::Down };
+        for _ in 0..across.abs() {
+            keys.push(horizontal.into());
+        }
+        for _ in 0..down.abs() {
+            keys.push(vertical.into());
+        }
+        board.send_keys(&keys).await.unwrap();
+        let label = script(&client, "return document.getElementById('board').getAttribute('aria-label')").await;
+        assert_eq!(label, json!(format!("Board, cursor on {target}, legal")));
+        let before = script(&client, "return document.body.dataset.moves").await;
+        board.send_keys(&Key::Enter.to_string()).await.unwrap();
+        until(&client, &format!("return document.body.dataset.moves !== {before}"), Duration::from_secs(30), "the move played from the keyboard").await;
+        let record = script(&client, "return document.getElementById('record-text').value").await;
+        assert!(record.as_str().unwrap().contains(&target), "{target} in {record}");
+        eprintln!("played {target} from the keyboard");
 
         // Gomoku under renju: a loaded position with black's forbidden points.
         choose(&client, "game", "gomoku").await;
