@@ -210,7 +210,11 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
                 continue;
             }
             let before: String = script(&client, "return document.body.dataset.moves").await.as_str().unwrap().to_string();
-            marks[0].click().await.unwrap();
+            // The page redraws the board on every message (a late `info` line, say), which may
+            // replace a mark between finding it and clicking it: look again then.
+            if marks[0].click().await.is_err() {
+                continue;
+            }
             clicks += 1;
             let changed = format!("return document.body.dataset.moves !== '{before}'");
             until(&client, &changed, Duration::from_secs(30), "the move to be played").await;
@@ -259,6 +263,8 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
         let record = script(&client, "return document.getElementById('record-text').value").await;
         assert!(record.as_str().unwrap().contains(&target), "{target} in {record}");
         eprintln!("played {target} from the keyboard");
+        // The page ignores New game while Tabula is thinking: wait for its reply.
+        until(&client, "return document.querySelectorAll('[data-legal]').length > 0 || document.body.dataset.over === 'yes'", Duration::from_secs(30), "Tabula's reply").await;
 
         // Gomoku under renju: a loaded position with black's forbidden points.
         choose(&client, "game", "gomoku").await;
@@ -304,11 +310,18 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
             assert!(turns < 30, "a chain of hops within 30 turns");
             // A piece that can go forward: the last target of one of the movable pieces.
             let pieces = client.find_all(Locator::Css(".piece.movable")).await.unwrap();
+            if pieces.is_empty() {
+                continue;
+            }
             let piece = &pieces[(turns * 7) % pieces.len()];
-            piece.click().await.unwrap();
+            if piece.click().await.is_err() {
+                continue;
+            }
             until(&client, "return document.querySelectorAll('[data-target]').length > 0", Duration::from_secs(10), "targets").await;
             let targets = client.find_all(Locator::Css("[data-target]")).await.unwrap();
-            targets.last().unwrap().click().await.unwrap();
+            if targets.is_empty() || targets.last().unwrap().click().await.is_err() {
+                continue;
+            }
             // The observer sees the browser's move (after Tabula's replies to the one before).
             let moved = loop {
                 let moved = observer.expect("move");
@@ -317,6 +330,9 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
                 }
             };
             eprintln!("the browser played {}", moved["move"]);
+            // The page has drawn it too before its pieces are looked at again.
+            let ply = moved["ply"].as_u64().unwrap();
+            until(&client, &format!("return Number(document.body.dataset.moves) >= {ply}"), Duration::from_secs(30), "the page to show the move").await;
             turns += 1;
         }
         let seats = script(&client, "return [...document.querySelectorAll('#seats li')].map(e => e.textContent)").await;
