@@ -8,5 +8,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale="${1:-4}"
-TABULA_LOAD_SCALE="$scale" cargo test --release --test server_load -- --nocapture 2>&1 |
+TABULA_LOAD_SCALE="$scale" cargo test --test server_load -- --nocapture 2>&1 |
     grep -E '^(load|wave|threads|resident)|test result|panicked'
