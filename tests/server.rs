@@ -834,3 +834,35 @@ fn the_documented_room_session_replays() {
     );
     running.shutdown();
 }
+
+/// Regression: a session that starts when the server's shared table memory has just been used
+/// up (by others, between the server's check and the session's start) used to panic its thread
+/// ("8x8 Reversi with the default table always exists"), leaving its client without an answer.
+/// Now each protocol answers in its own error form and the session ends.
+#[test]
+fn a_session_without_table_memory_is_told_the_server_is_busy() {
+    use tabula::budget::SharedLimits;
+    use tabula::protocol::{input::ReaderLimits, output::Captured, serve_with};
+    for (first, expected) in [
+        ("name\n", "? server busy: "),
+        ("START 15\n", "ERROR server busy: "),
+        ("nboard 2\n", "status server busy: "),
+    ] {
+        let captured = Captured::default();
+        let settings = Settings {
+            hash_megabytes: 4,
+            shared: Some(SharedLimits::new(1, 0)),
+            ..Settings::default()
+        };
+        serve_with(
+            std::io::Cursor::new(first.as_bytes().to_vec()),
+            captured.output(),
+            settings,
+            None,
+            Arc::new(StopSignal::default()),
+            ReaderLimits::default(),
+        );
+        let reply = captured.take();
+        assert!(reply.starts_with(expected), "{first:?} answered {reply:?}");
+    }
+}

@@ -250,7 +250,7 @@ fn thirty_two_clients_at_once_leave_no_thread_and_no_memory_behind() {
             threads: 2,
             session_hash: 4,
             seat_hash: 2,
-            table_megabytes: 256,
+            table_megabytes: 256 * scale(),
             idle_timeout: 3,
             lines_per_second: 2000,
             max_sessions: 32 * scale(),

@@ -134,18 +134,19 @@ pub trait FrontEnd {
     }
 }
 
-/// The front-end for `protocol`.
+/// The front-end for `protocol`, or the error when its first game cannot be set up (a server
+/// whose shared table memory is used up).
 pub fn front_end(
     protocol: Protocol,
     settings: Settings,
     stop: Arc<StopSignal>,
     output: Output,
-) -> Box<dyn FrontEnd> {
-    match protocol {
-        Protocol::Gtp => Box::new(gtp::Gtp::with_settings(settings, stop, output)),
-        Protocol::Piskvork => Box::new(piskvork::Piskvork::new(settings, stop, output)),
-        Protocol::Nboard => Box::new(nboard::Nboard::new(settings, stop, output)),
-    }
+) -> Result<Box<dyn FrontEnd>, crate::engine::EngineError> {
+    Ok(match protocol {
+        Protocol::Gtp => Box::new(gtp::Gtp::try_with_settings(settings, stop, output)?),
+        Protocol::Piskvork => Box::new(piskvork::Piskvork::try_new(settings, stop, output)?),
+        Protocol::Nboard => Box::new(nboard::Nboard::try_new(settings, stop, output)?),
+    })
 }
 
 /// Serves a protocol on `input` and `output` until its quit or the end of input. With
@@ -186,7 +187,21 @@ pub fn serve_with(
             Input::Protocol(protocol) => {
                 log::info!("speaking {protocol:?}");
                 let settings = settings.take().unwrap_or_default();
-                front = Some(front_end(protocol, settings, stop.clone(), output.clone()));
+                match front_end(protocol, settings, stop.clone(), output.clone()) {
+                    Ok(chosen) => front = Some(chosen),
+                    Err(error) => {
+                        // Only a host with shared limits can get here: say so in the
+                        // protocol's own error form and end the session.
+                        log::warn!("no session: {error}");
+                        let message = format!("server busy: {error}");
+                        output.write(&match protocol {
+                            Protocol::Gtp => format!("? {message}\n\n"),
+                            Protocol::Piskvork => format!("ERROR {message}\n"),
+                            Protocol::Nboard => format!("status {message}\n"),
+                        });
+                        break;
+                    }
+                }
             }
             Input::Line { text, raised } => {
                 if raised {
