@@ -127,6 +127,9 @@ enum Command {
         /// Output file (one labelled position per line).
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Keep the whole games already in the output file and play on from there.
+        #[arg(long)]
+        resume: bool,
     },
     /// Serves engine sessions and refereed game rooms over TCP, and the web board over HTTP
     /// (see protocol.md, "The server").
@@ -218,6 +221,7 @@ fn main() -> Result<()> {
             exact_empties,
             hash,
             out,
+            resume,
         }) => {
             let disc = tabula::games::reversi::evaluation::DISC as f64;
             let config = SelfPlayConfig {
@@ -232,6 +236,7 @@ fn main() -> Result<()> {
                 temperature: temperature * disc,
                 exact_empties,
                 hash_megabytes: hash,
+                resume,
             };
             tabula::tools::reversi_selfplay::run_to_file(&config, &out)
         }
@@ -249,14 +254,14 @@ fn parse_protocol(name: &str) -> Result<Protocol, String> {
 
 /// Installs the pattern weights named on the command line.
 fn choose_weights(choice: &str) -> Result<()> {
-    use tabula::games::reversi::patterns::{self, Weights};
+    use tabula::games::reversi::{evaluation, patterns::Weights};
     match choice {
         "embedded" => Ok(()),
-        "none" => Ok(patterns::install(None)?),
+        "none" => Ok(evaluation::install(None)?),
         path => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
             let weights = Weights::decode(&bytes).with_context(|| format!("decoding {path}"))?;
-            Ok(patterns::install(Some(weights))?)
+            Ok(evaluation::install(Some(weights))?)
         }
     }
 }

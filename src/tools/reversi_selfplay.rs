@@ -14,10 +14,15 @@
 //! (and the evaluation in use), not on the thread count.
 //!
 //! # Output
-//! One position per line: `<position string> <score> <game>`, e.g.
-//! `---------------------------OX------XO--------------------------- X +2 17`: the `.obf` board
-//! and side to move ([`crate::game::Game::position_string`]), the label (final disc difference for
-//! the side to move, empties to the winner), and the game's number.
+//! One position per line: `<position string> <score> <game> [<search>]`, e.g.
+//! `---------------------------OX------XO--------------------------- X +2 17 +135`: the `.obf`
+//! board and side to move ([`crate::game::Game::position_string`]), the label (final disc
+//! difference for the side to move, empties to the winner), the game's number and, for positions
+//! where the engine chose the move, the score of its search (evaluation units for the side to
+//! move), which the trainer may blend into the label.
+//!
+//! A run can be resumed ([`SelfPlayConfig::resume`]): games are written whole and in order, so the
+//! file's last game, which may have been cut short, is dropped and replayed with the games after it.
 
 use crate::game::{Game, SolveRequest, Strength};
 use crate::games::reversi::{endgame, Reversi, ReversiMove};
@@ -55,6 +60,8 @@ pub struct SelfPlayConfig {
     pub exact_empties: u32,
     /// Transposition table per thread, in MB.
     pub hash_megabytes: usize,
+    /// Continue the games of an existing output file instead of starting it afresh.
+    pub resume: bool,
 }
 
 impl Default for SelfPlayConfig {
@@ -71,6 +78,7 @@ impl Default for SelfPlayConfig {
             temperature: 100.0,
             exact_empties: 18,
             hash_megabytes: 16,
+            resume: false,
         }
     }
 }
@@ -82,6 +90,9 @@ pub struct Labelled {
     pub position: Reversi,
     /// The final disc difference for the side to move: exact from the solver, or the game's result.
     pub score: i32,
+    /// The engine's search score for the side to move, in evaluation units, where the engine
+    /// searched this position to choose its move.
+    pub search: Option<i32>,
 }
 
 /// What one game produced, and what it cost.
@@ -141,7 +152,11 @@ pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTa
         }
         // The result says little about a position that random moves follow: keep those out.
         if plies >= random_moves {
-            record.positions.push(Labelled { position, score: 0 });
+            record.positions.push(Labelled {
+                position,
+                score: 0,
+                search: None,
+            });
         }
         let mv = if let Some(pass) = position.forced_pass() {
             pass
@@ -150,8 +165,12 @@ pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTa
             moves[random.below(moves.len() as u64) as usize]
         } else {
             let start = Instant::now();
-            let mv = engine_move(config, &position, table, &stop, &mut workers, &mut random);
+            let (mv, score) =
+                engine_move(config, &position, table, &stop, &mut workers, &mut random);
             record.search_time += start.elapsed();
+            if let Some(last) = record.positions.last_mut() {
+                last.search = Some(score);
+            }
             mv
         };
         position.play_unchecked(mv);
@@ -208,6 +227,7 @@ fn solve_to_the_end(
         record.positions.push(Labelled {
             position: *position,
             score,
+            search: None,
         });
         position.play_unchecked(mv);
     }
@@ -215,6 +235,7 @@ fn solve_to_the_end(
 }
 
 /// An engine move: a fixed-depth multi-PV search, then a random pick among the near-best moves.
+/// Returns the move and the best move's score.
 fn engine_move(
     config: &SelfPlayConfig,
     position: &Reversi,
@@ -222,7 +243,7 @@ fn engine_move(
     stop: &AtomicBool,
     workers: &mut Vec<Worker<Reversi>>,
     random: &mut Random,
-) -> ReversiMove {
+) -> (ReversiMove, i32) {
     let request = SearchRequest {
         limits: Limits {
             depth: Some(config.depth),
@@ -248,13 +269,18 @@ fn engine_move(
         .collect();
     let total: f64 = candidates.iter().map(|&(_, weight)| weight).sum();
     let mut pick = random.unit() * total;
+    // A proven result reads as its disc margin.
+    let value = match crate::score::decode_win(best) {
+        Some((margin, _)) => best.signum() * margin * crate::games::reversi::evaluation::DISC,
+        None => best,
+    };
     for &(mv, weight) in &candidates {
         if pick < weight {
-            return mv;
+            return (mv, value);
         }
         pick -= weight;
     }
-    candidates[0].0
+    (candidates[0].0, value)
 }
 
 /// Totals of a run.
@@ -276,26 +302,69 @@ pub struct Summary {
 
 /// Writes one labelled position as a line.
 pub fn write_line(out: &mut impl Write, labelled: &Labelled, game: usize) -> std::io::Result<()> {
-    writeln!(
+    write!(
         out,
         "{} {:+} {game}",
         labelled.position.position_string(),
         labelled.score
-    )
+    )?;
+    match labelled.search {
+        Some(search) => writeln!(out, " {search:+}"),
+        None => writeln!(out),
+    }
 }
 
-/// Reads a line written by [`write_line`]: the position, its label and the game number.
-pub fn read_line(line: &str) -> Option<(Reversi, i32, u64)> {
+/// Reads a line written by [`write_line`]: the labelled position and the game number.
+pub fn read_line(line: &str) -> Option<(Labelled, u64)> {
     let mut words = line.split_whitespace();
     let board = words.next()?;
     let side = words.next()?;
     let score = words.next()?.parse().ok()?;
     let game = words.next()?.parse().ok()?;
+    let search = match words.next() {
+        Some(word) => Some(word.parse().ok()?),
+        None => None,
+    };
+    if words.next().is_some() {
+        return None;
+    }
     let mut position = Reversi::new();
     position
         .set_position_string(&format!("{board} {side}"))
         .ok()?;
-    Some((position, score, game))
+    Some((
+        Labelled {
+            position,
+            score,
+            search,
+        },
+        game,
+    ))
+}
+
+/// The whole games at the start of a self-play file: the number of the first game not wholly
+/// written (the file's last game, or the first line that does not read), and the bytes before it.
+fn complete_prefix(text: &str) -> (Option<u64>, usize) {
+    let mut last_game = None;
+    // Where the current (last seen) game's lines start.
+    let mut game_start = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let parsed = line.ends_with('\n').then(|| read_line(line)).flatten();
+        let Some((_, game)) = parsed else {
+            // A cut or garbled line: its game is the one to replay.
+            return match last_game {
+                Some(last) => (Some(last), game_start),
+                None => (None, 0),
+            };
+        };
+        if last_game != Some(game) {
+            last_game = Some(game);
+            game_start = offset;
+        }
+        offset += line.len();
+    }
+    (last_game, game_start)
 }
 
 /// Plays the configured games on `config.threads` threads and writes every labelled position to
@@ -349,13 +418,43 @@ pub fn run(
     Ok(summary)
 }
 
-/// Plays the games of `config` into the file `out`, printing progress every 30 s.
+/// Plays the games of `config` into the file `out`, printing progress every 30 s. With
+/// [`SelfPlayConfig::resume`], the games already in `out` are kept, the last one (possibly cut
+/// short) is dropped, and play continues from it.
 ///
 /// # Errors
-/// The file cannot be written.
+/// The file cannot be read or written.
 pub fn run_to_file(config: &SelfPlayConfig, out: &std::path::Path) -> anyhow::Result<()> {
     use anyhow::Context;
-    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut config = config.clone();
+    let file = if config.resume && out.exists() {
+        let text =
+            std::fs::read_to_string(out).with_context(|| format!("reading {}", out.display()))?;
+        let (next_game, keep) = complete_prefix(&text);
+        let end = config.first_game + config.games;
+        if let Some(next_game) = next_game {
+            let next_game = (next_game as usize).max(config.first_game);
+            config.games = end.saturating_sub(next_game);
+            config.first_game = next_game;
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(out)
+            .with_context(|| format!("opening {}", out.display()))?;
+        file.set_len(keep as u64)?;
+        let mut file = file;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0))?;
+        println!(
+            "resuming {} at game {} ({} games left)",
+            out.display(),
+            config.first_game,
+            config.games
+        );
+        file
+    } else {
+        std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?
+    };
+    let config = &config;
     let mut writer = std::io::BufWriter::new(file);
     let start = Instant::now();
     let total = config.games;
@@ -426,10 +525,40 @@ mod tests {
             let mut text = Vec::new();
             write_line(&mut text, &positions[5], number).expect("write");
             let line = String::from_utf8(text).expect("utf-8");
-            assert_eq!(
-                read_line(&line),
-                Some((positions[5].position, positions[5].score, number as u64))
-            );
+            assert_eq!(read_line(&line), Some((positions[5], number as u64)));
+            // Engine-chosen positions carry their search score; solved ones do not.
+            assert!(positions.iter().any(|labelled| labelled.search.is_some()));
+            assert!(positions
+                .iter()
+                .filter(|labelled| labelled.position.empties() <= config.exact_empties)
+                .all(|labelled| labelled.search.is_none()));
         }
+    }
+
+    #[test]
+    fn a_resumed_run_writes_the_same_file() {
+        let directory = std::env::temp_dir().join(format!("tabula-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&directory).expect("temporary directory");
+        let whole = directory.join("whole.txt");
+        let resumed = directory.join("resumed.txt");
+        let config = SelfPlayConfig {
+            games: 4,
+            ..small_config()
+        };
+        run_to_file(&config, &whole).expect("whole run");
+        let text = std::fs::read_to_string(&whole).expect("read");
+        // A run cut in the middle of game 2's lines, in the middle of a line.
+        let cut = text.find(" 2\n").expect("game 2") + 40;
+        std::fs::write(&resumed, &text[..cut]).expect("write");
+        let resume = SelfPlayConfig {
+            resume: true,
+            ..config.clone()
+        };
+        run_to_file(&resume, &resumed).expect("resumed run");
+        assert_eq!(std::fs::read_to_string(&resumed).expect("read"), text);
+        // Resuming a finished run changes nothing.
+        run_to_file(&resume, &resumed).expect("resume a finished run");
+        assert_eq!(std::fs::read_to_string(&resumed).expect("read"), text);
+        std::fs::remove_dir_all(&directory).ok();
     }
 }

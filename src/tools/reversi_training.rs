@@ -101,10 +101,11 @@ impl Dataset {
         let parsed: Vec<Option<ParsedLine>> = lines
             .par_iter()
             .map(|line| {
-                let (position, score, game) = selfplay::read_line(line)?;
+                let (labelled, game) = selfplay::read_line(line)?;
+                let position = labelled.position;
                 let mut features = [0u32; FEATURE_COUNT];
                 patterns::compact_features(position.player, position.opponent, &mut features);
-                let target = (score * DISC) as f32;
+                let target = (labelled.score * DISC) as f32;
                 Some((features, target, position.empties() as u8, game))
             })
             .collect();

@@ -5,12 +5,17 @@
 //! discs; 5 to 7 add potential mobility, X- and C-square danger and parity. Levels 1 to 7 are
 //! these hand-made features; 8 ([`Strength::FULL`]) is the trained pattern evaluation
 //! ([`super::patterns`]), or the level-7 features when the patterns were turned off.
+//!
+//! This module decides which evaluation is active: [`install`] chooses the pattern weights once
+//! per process (the compiled-in ones by default); [`super::patterns`] only holds weights and
+//! computes with them.
 
 use super::bitboard::{bit, Kernels};
-use super::patterns;
+use super::patterns::Weights;
 use super::ReversiMove;
 use crate::cpu;
 use crate::game::{ScoreUnit, Strength};
+use std::sync::OnceLock;
 
 /// One disc in evaluation units.
 pub const DISC: i32 = 100;
@@ -33,7 +38,7 @@ const C_SQUARES: [(usize, usize); 8] = [
 
 /// Weights of the hand-made evaluation, each for the opening (index 0) and the late middle game
 /// (index 1); the game phase interpolates between them.
-struct Weights {
+struct HandWeights {
     mobility: [i32; 2],
     potential_mobility: [i32; 2],
     corner: [i32; 2],
@@ -45,7 +50,7 @@ struct Weights {
     parity: [i32; 2],
 }
 
-const WEIGHTS: Weights = Weights {
+const WEIGHTS: HandWeights = HandWeights {
     mobility: [85, 60],
     potential_mobility: [30, 15],
     corner: [800, 600],
@@ -62,6 +67,29 @@ fn blend(weights: [i32; 2], phase: i32) -> i32 {
     (weights[0] * (60 - phase) + weights[1] * phase) / 60
 }
 
+/// The pattern weights in use: chosen once, the compiled-in ones unless [`install`] said otherwise.
+static ACTIVE: OnceLock<Option<Weights>> = OnceLock::new();
+
+/// [`install`] came after the pattern weights were chosen or first used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the pattern weights were already chosen")]
+pub struct AlreadyInstalled;
+
+/// Chooses the process's pattern weights before the first evaluation: `Some` weights (read from
+/// a file, say), or `None` to make full strength use the hand-made features instead.
+///
+/// # Errors
+/// [`AlreadyInstalled`] once the weights are in use or already chosen.
+pub fn install(weights: Option<Weights>) -> Result<(), AlreadyInstalled> {
+    ACTIVE.set(weights).map_err(|_| AlreadyInstalled)
+}
+
+/// The pattern weights in use, or `None` when [`install`] turned them off.
+#[inline]
+pub fn active_patterns() -> Option<&'static Weights> {
+    ACTIVE.get_or_init(|| Some(Weights::embedded())).as_ref()
+}
+
 /// The value of the position for `player` to move against `opponent`.
 #[inline]
 pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
@@ -72,7 +100,7 @@ pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
 #[inline]
 pub fn evaluate_with<K: Kernels>(cpu: K, player: u64, opponent: u64, strength: Strength) -> i32 {
     if strength >= Strength::FULL {
-        if let Some(weights) = patterns::active() {
+        if let Some(weights) = active_patterns() {
             return weights.evaluate_with(cpu, player, opponent);
         }
     }
@@ -249,7 +277,7 @@ mod tests {
         let (player, opponent) = (start.player | bit(19) | bit(27), start.opponent & !bit(27));
         cpu::for_each_set!(cpu => assert_eq!(
             evaluate_with(cpu, player, opponent, Strength::FULL),
-            patterns::evaluate(player, opponent)
+            Weights::embedded().evaluate(player, opponent)
         ));
     }
 

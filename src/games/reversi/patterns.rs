@@ -46,7 +46,7 @@
 
 use super::bitboard::{software_extract, Kernels};
 use crate::cpu;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 /// Number of weight sets, by number of empties (see [`phase`]).
 pub const PHASES: usize = 12;
@@ -574,9 +574,6 @@ pub enum WeightsError {
     /// The header does not match this build's format or feature layout.
     #[error("weight file for another layout: {0}")]
     Mismatch(String),
-    /// [`install`] came after the weights were already in use.
-    #[error("the pattern weights were already chosen")]
-    AlreadyInstalled,
 }
 
 /// Decoded pattern weights: every phase's full table, ready for look-ups.
@@ -717,35 +714,6 @@ pub fn encode(compact: &[i16]) -> Vec<u8> {
 
 /// The weight file compiled into the binary.
 static EMBEDDED: &[u8] = include_bytes!("../../../data/reversi-patterns.bin");
-
-/// The weights in use: chosen once, the compiled-in ones unless [`install`] said otherwise.
-static ACTIVE: OnceLock<Option<Weights>> = OnceLock::new();
-
-/// Chooses the process's pattern weights before the first evaluation: `Some` weights (read from
-/// a file, say), or `None` to make full-strength evaluation use the hand-made features instead.
-///
-/// # Errors
-/// [`WeightsError::AlreadyInstalled`] once the weights are in use or already chosen.
-pub fn install(weights: Option<Weights>) -> Result<(), WeightsError> {
-    ACTIVE
-        .set(weights)
-        .map_err(|_| WeightsError::AlreadyInstalled)
-}
-
-/// The pattern weights in use, or `None` when [`install`] turned them off.
-#[inline]
-pub fn active() -> Option<&'static Weights> {
-    ACTIVE.get_or_init(|| Some(Weights::embedded())).as_ref()
-}
-
-/// The pattern evaluation of the position for `player` to move against `opponent`, with the
-/// weights in use (the hand-made full evaluation when they were turned off).
-pub fn evaluate(player: u64, opponent: u64) -> i32 {
-    match active() {
-        Some(weights) => weights.evaluate(player, opponent),
-        None => super::evaluation::hand_made(player, opponent, 8),
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -986,8 +954,9 @@ mod tests {
                 assert_eq!(value.abs(), crate::score::MAX_EVALUATION - 1);
             }
         }
+        let embedded = Weights::embedded();
         for &(player, opponent) in &random_positions(300, 7) {
-            let value = evaluate(player, opponent);
+            let value = embedded.evaluate(player, opponent);
             assert!(value.abs() < crate::score::MAX_EVALUATION);
         }
     }
@@ -1015,8 +984,9 @@ mod tests {
             "XXXXXXXX", "X-OOOO-X", "--OOOO--", "--OXOO--", "--OOXO--", "--OOOO--", "--------",
             "--------",
         ]);
-        let good = evaluate(player, opponent);
-        let bad = evaluate(opponent, player);
+        let weights = Weights::embedded();
+        let good = weights.evaluate(player, opponent);
+        let bad = weights.evaluate(opponent, player);
         assert!(
             good > 5 * 100,
             "stable corners and edge for the side to move: {good}"
@@ -1030,8 +1000,8 @@ mod tests {
             "--------", "--------", "--XXO---", "---XXO--", "---OXO--", "----O---", "--------",
             "--------",
         ]);
-        let with_x_square = evaluate(player | 1 << 9, opponent); // b2, with a1 empty
-        let with_inner_square = evaluate(player | 1 << 21, opponent); // f3
+        let with_x_square = weights.evaluate(player | 1 << 9, opponent); // b2, with a1 empty
+        let with_inner_square = weights.evaluate(player | 1 << 21, opponent); // f3
         assert!(
             with_x_square < with_inner_square,
             "an X-square is a liability: {with_x_square} vs {with_inner_square}"
