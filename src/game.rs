@@ -139,6 +139,43 @@ pub struct SolveRequest<'a> {
     pub table: &'a TranspositionTable,
 }
 
+/// What [`Game::direct_move`] may use.
+pub struct DirectRequest<'a> {
+    /// The playing level, 1 (beginner) to 8 (full strength).
+    pub level: u8,
+    /// A seed for the game's random choices: the same seed gives the same move.
+    pub seed: u64,
+    /// The shared stop flag: give up when it is raised.
+    pub stop: &'a AtomicBool,
+    /// When the move was asked for.
+    pub start: Instant,
+    /// Give up after this long.
+    pub hard_time: Option<Duration>,
+}
+
+/// A move a game chose by its own means instead of the tree search (see [`Game::direct_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectMove<M> {
+    /// The move.
+    pub mv: M,
+    /// The line the move begins (a plan of the mover's own moves), starting with `mv`.
+    pub pv: Vec<M>,
+    /// Whether the line is proven the shortest way to the mover's goal; otherwise it is a
+    /// heuristic choice.
+    pub exact: bool,
+}
+
+/// How the search treats three or more players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultiplayerSearch {
+    /// The mover against a coalition of all the others, who move in turn.
+    Paranoid,
+    /// Best-reply search (Schadd and Winands): after each move of the mover, only the single
+    /// strongest reply of any one opponent, the others skipping their turn. Needs
+    /// [`Game::null_move`]; games without one are searched paranoid.
+    BestReply,
+}
+
 /// What the scores of a [`Solution`] measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolutionScale {
@@ -297,6 +334,23 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// What `level` (1 to 8) may do in this game; the default is [`crate::levels::default_profile`].
     fn level_profile(&self, level: u8) -> LevelProfile {
         crate::levels::default_profile(level)
+    }
+
+    /// A move chosen without the tree search, or `None` to search. Chinese Checkers plays its
+    /// level-1 greedy player here and, once contact is over, the plan of its race solver. The
+    /// default searches.
+    fn direct_move(&self, request: &DirectRequest) -> Option<DirectMove<Self::Move>> {
+        let _ = request;
+        None
+    }
+    /// A move that only hands the turn to the next player, whatever the position, for searches
+    /// that skip seats ([`MultiplayerSearch::BestReply`]); `None` (the default) in games without.
+    fn null_move(&self) -> Option<Self::Move> {
+        None
+    }
+    /// How the search should treat three or more players in this game; the default is paranoid.
+    fn multiplayer_search(&self) -> MultiplayerSearch {
+        MultiplayerSearch::Paranoid
     }
 
     /// How far the game is from its end for an exact solver (empty squares in Reversi), or `None`

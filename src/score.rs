@@ -26,6 +26,15 @@ pub fn win_in(ply: usize, margin: i32) -> i32 {
     WIN + margin.clamp(0, MAX_MARGIN) * MARGIN_WEIGHT - ply as i32
 }
 
+/// The score of finishing a game of three or more `players` in a middle `place` (2 to
+/// `players - 1`): evenly spaced inside the evaluation range, from near `MAX_EVALUATION` for
+/// second place down to near `-MAX_EVALUATION` for the last but one. First and last places score
+/// as a won and a lost game; a game's evaluation can use this to stay consistent with them.
+pub fn middle_place(place: usize, players: usize) -> i32 {
+    let (place, players) = (place as i32, players as i32);
+    (players + 1 - 2 * place) * (MAX_EVALUATION - 1) / (players - 1)
+}
+
 /// The margin and the distance in plies of a decisive score, seen from the winner's side.
 pub fn decode_win(score: i32) -> Option<(i32, usize)> {
     if !is_decisive(score) {

@@ -3,12 +3,16 @@
 //!
 //! Two-player games use negamax. For three or more players the search is *paranoid*: the root
 //! player plays against a coalition of all the others, and scores flip sign only when the turn
-//! passes between the root player and the coalition.
+//! passes between the root player and the coalition. A game may ask for best-reply search instead
+//! ([`MultiplayerSearch::BestReply`], in `search/best_reply.rs`), where the coalition's turn is
+//! the single strongest reply of any one opponent.
 //!
 //! Only the main thread watches the clock; every thread stops on one shared atomic flag. With one
 //! thread and a fixed depth the search is deterministic.
 
-use crate::game::{Game, MoveCode, Outcome, Player, Strength};
+mod best_reply;
+
+use crate::game::{Game, MoveCode, MultiplayerSearch, Outcome, Player, Strength};
 use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
@@ -31,6 +35,8 @@ const CHECK_INTERVAL: u64 = 1024;
 const STACK_SIZE: usize = 32 << 20;
 /// Key mixed into the hash for the root player of a multi-player (paranoid) search.
 const ROOT_KEYS_FAMILY: u64 = 99;
+/// Key mixed into the hash for the root player of a best-reply search.
+const BEST_REPLY_KEYS_FAMILY: u64 = 98;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
@@ -168,6 +174,8 @@ struct Shared<'a> {
     players: usize,
     root_key: u64,
     strength: Strength,
+    /// Whether the coalition's turns are searched as best replies.
+    best_reply: bool,
 }
 
 impl Shared<'_> {
@@ -188,10 +196,25 @@ impl Shared<'_> {
 }
 
 /// Searches `root` and returns the best move found. `report` sees each iteration the main thread
-/// completes. `workers` supplies per-thread state; it grows to the thread count.
+/// completes. `workers` supplies per-thread state; it grows to the thread count. Three or more
+/// players are searched as the game asks ([`Game::multiplayer_search`]).
 pub fn search<G: Game>(
     root: &G,
     request: &SearchRequest,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+    workers: &mut Vec<Worker<G>>,
+    report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
+) -> SearchOutcome<G::Move> {
+    let mode = root.multiplayer_search();
+    search_with(root, request, mode, table, stop, workers, report)
+}
+
+/// [`search`] with three or more players searched as `mode` says.
+pub fn search_with<G: Game>(
+    root: &G,
+    request: &SearchRequest,
+    mode: MultiplayerSearch,
     table: &TranspositionTable,
     stop: &AtomicBool,
     workers: &mut Vec<Worker<G>>,
@@ -205,6 +228,13 @@ pub fn search<G: Game>(
     table.new_search();
     let root_player = root.side_to_move();
     let players = root.player_count();
+    let best_reply =
+        mode == MultiplayerSearch::BestReply && players > 2 && root.null_move().is_some();
+    let keys_family = if best_reply {
+        BEST_REPLY_KEYS_FAMILY
+    } else {
+        ROOT_KEYS_FAMILY
+    };
     let shared = Shared {
         table,
         stop,
@@ -215,11 +245,12 @@ pub fn search<G: Game>(
         root_player,
         players,
         root_key: if players > 2 {
-            crate::zobrist::key(ROOT_KEYS_FAMILY, root_player as u64)
+            crate::zobrist::key(keys_family, root_player as u64)
         } else {
             0
         },
         strength: request.strength,
+        best_reply,
     };
     let mut root_moves = Vec::new();
     root.search_moves(&mut root_moves);
@@ -625,7 +656,9 @@ fn child<G: Game>(
 ) -> i32 {
     let undo = position.play_unchecked(mv);
     shared.table.prefetch(position.hash() ^ shared.root_key);
-    let value = if shared.same_team(mover, position.side_to_move()) {
+    let value = if shared.best_reply && mover == shared.root_player {
+        best_reply::after_root_move(worker, position, depth, ply, alpha, beta, pv_node, shared)
+    } else if shared.same_team(mover, position.side_to_move()) {
         negamax(worker, position, depth, ply, alpha, beta, pv_node, shared)
     } else {
         -negamax(worker, position, depth, ply, -beta, -alpha, pv_node, shared)
@@ -659,7 +692,7 @@ fn terminal_value(outcome: &Outcome, side: Player, ply: usize, shared: &Shared) 
         -score::win_in(ply, outcome.margin)
     } else {
         // Middle places score between the two, inside the evaluation range.
-        (players + 1 - 2 * place) * (score::MAX_EVALUATION - 1) / (players - 1)
+        score::middle_place(place as usize, players as usize)
     };
     if side == shared.root_player {
         for_root

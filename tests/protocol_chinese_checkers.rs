@@ -48,42 +48,59 @@ fn camp_holes(camp_number: usize) -> Vec<usize> {
         .collect()
 }
 
-/// A position string read back: cells by hole (0 empty, else player number), the player to move
-/// and the finished players in order.
+/// The documented default of `spoil_after`.
+const SPOIL_AFTER: usize = 30;
+
+/// A position string read back: cells by hole (0 empty, else player number), the player to move,
+/// the finished players in order and the turns each player has taken (`turns=`; without it, all).
 struct Position {
     cells: Vec<usize>,
     side: usize,
     finished: Vec<usize>,
+    turns: Option<Vec<usize>>,
 }
 
 impl Position {
     fn read(text: &str) -> Position {
         let fields: Vec<&str> = text.split(' ').collect();
-        assert!(fields.len() == 2 || fields.len() == 3, "{text}");
+        assert!((2..=4).contains(&fields.len()), "{text}");
         let cells: Vec<usize> = fields[0]
             .chars()
             .map(|c| c.to_digit(10).map_or(0, |digit| digit as usize))
             .collect();
         assert_eq!(cells.len(), 121, "{text}");
-        let finished = fields.get(2).map_or(Vec::new(), |field| {
-            field
-                .strip_prefix("finished=")
-                .expect("finished=")
-                .split(',')
-                .map(|number| number.parse().unwrap())
-                .collect()
-        });
+        let list = |prefix: &str| -> Option<Vec<usize>> {
+            fields[2..].iter().find_map(|field| {
+                field.strip_prefix(prefix).map(|items| {
+                    items
+                        .split(',')
+                        .map(|number| number.parse().unwrap())
+                        .collect()
+                })
+            })
+        };
         Position {
             cells,
             side: fields[1].parse().unwrap(),
-            finished,
+            finished: list("finished=").unwrap_or_default(),
+            turns: list("turns="),
         }
     }
 
-    /// Whether `player`'s goal camp is full and holds one of its pieces.
-    fn goal_reached(&self, players: usize, player: usize) -> bool {
+    /// Whether `player`'s goal camp is full and holds one of its pieces, where another player's
+    /// piece counts once that player has finished (as in `done`) or taken its turns.
+    fn goal_reached(&self, players: usize, player: usize, done: &[usize]) -> bool {
         let goal = camp_holes(goal_camp(players, player - 1));
-        goal.iter().all(|&hole| self.cells[hole - 1] != 0)
+        let counts = |owner: usize| {
+            owner == player
+                || done.contains(&owner)
+                || self
+                    .turns
+                    .as_ref()
+                    .is_none_or(|turns| turns[owner - 1] >= SPOIL_AFTER)
+        };
+        goal.iter()
+            .all(|&hole| self.cells[hole - 1] != 0 && counts(self.cells[hole - 1]))
             && goal.iter().any(|&hole| self.cells[hole - 1] == player)
     }
 
@@ -198,11 +215,16 @@ fn play_out(options: &str, depth: u32) -> (End, String) {
         plies += 1;
         text = engine.ok("position");
         let after = Position::read(&text);
-        for player in 1..=players {
-            if !finished.contains(&player) && after.goal_reached(players, player) {
-                finished.push(player);
-            }
+        // Players finishing on the same turn are placed in player order.
+        let mut now: Vec<usize> = Vec::new();
+        while let Some(player) = (1..=players).find(|player| {
+            let done: Vec<usize> = finished.iter().chain(&now).copied().collect();
+            !done.contains(player) && after.goal_reached(players, *player, &done)
+        }) {
+            now.push(player);
         }
+        now.sort_unstable();
+        finished.extend(now);
         *seen.entry(text.clone()).or_insert(0) += 1;
     };
     // A finished game refuses moves and lists none.
@@ -568,15 +590,51 @@ fn bad_input_is_refused_and_changes_nothing() {
         ),
         (
             format!("setposition {board_part} 2 finished=1 more"),
+            "unexpected 'more' (expected finished=... or turns=...)",
+        ),
+        (
+            format!("setposition {board_part} 2 finished=1 turns=1,1,1 more"),
             "extra text",
         ),
         (
             "set_game chinese-checkers players=5".to_string(),
-            "players must be 2, 3, 4 or 6, not '5'",
+            "players must be 1, 2, 3, 4 or 6, not '5'",
         ),
         (
-            "set_game chinese-checkers players=1".to_string(),
-            "players must be 2, 3, 4 or 6",
+            "set_game chinese-checkers players=0".to_string(),
+            "players must be 1, 2, 3, 4 or 6",
+        ),
+        (
+            format!("setposition {board_part} 1 finished=2"),
+            "player 2 is listed as finished, but none of its pieces is in its goal camp",
+        ),
+        (
+            format!("setposition {board_part} 2 turns=1,1"),
+            "turns= needs one count per player (3), found 2",
+        ),
+        (
+            format!("setposition {board_part} 2 turns=1,1,31"),
+            "turns are counted up to spoil_after (30), not 31",
+        ),
+        (
+            "set_game chinese-checkers goal_lock=maybe".to_string(),
+            "goal_lock must be on or off",
+        ),
+        (
+            "set_game chinese-checkers side_camps=closed".to_string(),
+            "side_camps must be open or no-stop",
+        ),
+        (
+            "set_game chinese-checkers finish=most".to_string(),
+            "finish must be fill or all",
+        ),
+        (
+            "set_game chinese-checkers spoil_after=201".to_string(),
+            "spoil_after must be a whole number from 0 to 200",
+        ),
+        (
+            "set_game chinese-checkers finish=all spoil_after=5".to_string(),
+            "spoil_after applies to finish=fill only",
         ),
         (
             "set_game chinese-checkers jumps=far".to_string(),
@@ -673,5 +731,104 @@ fn aliases_game_output_and_perft() {
     assert_eq!(reply.id.as_deref(), Some("4"));
     assert!(engine.read_reply().success);
     assert_eq!(engine.ok("perft 1"), "14");
+    engine.quit();
+}
+
+#[test]
+fn a_finished_list_must_match_the_position() {
+    // Issue 8: `setposition <start> 1 finished=2` was accepted and ended the game with `2`.
+    let mut engine = Engine::start();
+    engine.ok("set_game chinese-checkers");
+    let start = engine.ok("position");
+    let board = start.split(' ').next().unwrap();
+    let reply = engine.error(&format!("setposition {board} 1 finished=2"));
+    assert!(
+        reply
+            .contains("player 2 is listed as finished, but none of its pieces is in its goal camp"),
+        "{reply}"
+    );
+    assert_eq!(engine.ok("position"), start);
+    assert!(engine.error("final_score").contains("not over"));
+    // finish=all asks for all ten pieces.
+    engine.ok("set_game chinese-checkers players=3 finish=all");
+    let board = engine.ok("position");
+    let board = board.split(' ').next().unwrap();
+    let reply = engine.error(&format!("setposition {board} 2 finished=1"));
+    assert!(reply.contains("not all of its pieces"), "{reply}");
+    engine.quit();
+}
+
+#[test]
+fn house_rules_and_solitaire_through_the_protocol() {
+    let mut engine = Engine::start();
+    engine.ok("set_game chinese-checkers players=1 goal_lock=off side_camps=no-stop finish=all");
+    assert_eq!(
+        engine.ok("game"),
+        "chinese-checkers players=1 jumps=standard max_moves=1000 goal_lock=off \
+         side_camps=no-stop finish=all"
+    );
+    engine.ok("set_game chinese-checkers spoil_after=12");
+    assert_eq!(
+        engine.ok("game"),
+        "chinese-checkers players=2 jumps=standard max_moves=1000 spoil_after=12"
+    );
+    assert!(engine.ok("position").ends_with(" 1 turns=0,0"));
+    // Solitaire: one piece short of the goal, then the crossing is complete.
+    engine.ok("set_game chinese-checkers players=1");
+    assert_eq!(engine.ok("perft 1"), "14");
+    let mut cells = vec!['.'; 121];
+    for hole in 113..=121 {
+        cells[hole - 1] = '1';
+    }
+    cells[104 - 1] = '1';
+    let board: String = cells.into_iter().collect();
+    engine.ok(&format!("setposition {board} 1"));
+    assert!(engine.error("final_score").contains("not over"));
+    assert_eq!(engine.ok("genmove 1"), "104-112");
+    assert_eq!(engine.ok("final_score"), "1");
+    assert!(engine.ok("showboard").contains("game over, places 1:1"));
+    engine.quit();
+}
+
+/// Three players, player 3 finished. Player 2 has nine pieces in its goal (camp 6) and finishes
+/// next by hopping 49-47 over player 1's piece on 48, unless player 1, to move, takes that piece
+/// away. Player 1's other pieces have hops forward that gain more rows than any move of 48.
+fn player_two_threatens_to_finish() -> String {
+    let mut text = board(
+        &[
+            &[48, 60, 61, 62, 63, 64, 70, 71, 72, 73],
+            &[11, 12, 13, 14, 24, 25, 26, 36, 37, 49],
+            &CAMP_2,
+        ],
+        1,
+    );
+    text.push_str(" finished=3");
+    text
+}
+
+#[test]
+fn the_search_sees_an_opponent_about_to_finish() {
+    let mut engine = Engine::start();
+    engine.ok("set_game chinese-checkers players=3");
+    engine.ok("set_option threads 1");
+    let finishing = |moves: &str| moves.split_whitespace().any(|mv| mv == "49-47");
+    // Depth 1 sees only player 1's own move, and the greedy player (level 1) only rows gained:
+    // both leave the hop open, so the position does test the search.
+    for setup in ["set_option depth 1", "set_option level 1"] {
+        engine.ok(&format!("setposition {}", player_two_threatens_to_finish()));
+        engine.ok(setup);
+        let mv = engine.ok("genmove 1");
+        assert_ne!(mv, "48-58", "{setup}");
+        assert!(finishing(&engine.ok("legal_moves 2")), "{setup}: {mv}");
+        engine.ok("set_option level 8");
+    }
+    // Best-reply search (the default with three players) sees player 2's reply from depth 2.
+    for depth in 2..=4 {
+        engine.ok(&format!("setposition {}", player_two_threatens_to_finish()));
+        engine.ok(&format!("set_option depth {depth}"));
+        let mv = engine.ok("genmove 1");
+        let replies = engine.ok("legal_moves 2");
+        assert!(!finishing(&replies), "depth {depth}: {mv} leaves {replies}");
+    }
     engine.quit();
 }

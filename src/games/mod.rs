@@ -97,7 +97,8 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "chinese-checkers",
         aliases: &["chinese_checkers", "chinesecheckers", "halma", "sternhalma"],
-        options: "players=2|3|4|6 jumps=standard|long max_moves=N",
+        options: "players=1|2|3|4|6 jumps=standard|long max_moves=N goal_lock=on|off \
+                  side_camps=open|no-stop finish=fill|all spoil_after=N",
         create: |options| {
             Ok(AnyGame::ChineseCheckers(
                 chinese_checkers::ChineseCheckers::from_options(options)?,

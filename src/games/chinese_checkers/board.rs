@@ -338,6 +338,25 @@ pub const GOAL_DISTANCES: [[u8; HOLES]; CAMPS + 1] = {
     table
 };
 
+/// `NOT_BEHIND[camp][distance]`: the holes at most `distance` rows from the tip of camp 1..6.
+pub static NOT_BEHIND: [[u128; 17]; CAMPS + 1] = {
+    let mut table = [[0; 17]; CAMPS + 1];
+    let mut camp = 1;
+    while camp <= CAMPS {
+        let mut hole = 0;
+        while hole < HOLES {
+            let mut distance = GOAL_DISTANCES[camp][hole] as usize;
+            while distance < 17 {
+                table[camp][distance] |= bit(hole);
+                distance += 1;
+            }
+            hole += 1;
+        }
+        camp += 1;
+    }
+    table
+};
+
 /// `SIDEWAYS[camp][hole]`: how far the hole lies to the side of the axis through camp 1..6, in
 /// doubled columns beyond 4 (0 within the band as wide as the camp's mouth).
 pub const SIDEWAYS: [[u8; HOLES]; CAMPS + 1] = {

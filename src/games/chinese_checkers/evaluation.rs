@@ -1,30 +1,109 @@
 //! Static evaluation of Chinese Checkers positions, in sixteenths of a row of progress.
 //!
-//! A seat's cost is the distance its pieces still have to travel: rows toward the goal tip
-//! (strength 1 and up), plus a penalty for pieces far to the side of the axis through the goal,
-//! where they would have to come back in (strength 3 and up), plus one for the last straggler,
-//! which has nobody left to hop over (strength 5 and up). With three or more players the search
-//! reduces the game to the root seat against a coalition (paranoid), so a seat's value is its
-//! lead over the best unfinished opponent, minus a penalty for each player already finished.
+//! A seat's cost is the way its pieces still have to go: rows toward the goal tip (strength 1 and
+//! up); pieces far to the side of the axis through the goal, which must come back in, and pieces
+//! resting in a side camp, which can be shut in (strength 3 and up); stragglers, each row beyond the group's front that a piece lags (strength 5 and up),
+//! since a lone piece has nobody to hop over and steps one row a move; and, from strength 6, a
+//! bonus for each piece with a forward hop ready (a hop ladder) and for the side to move (tempo).
+//!
+//! Two players: a seat's value is the opponent's cost less its own. Three or more: the search
+//! scores a finished game by places (see [`crate::score::middle_place`]), so a position is valued
+//! between the best place the seat can still reach and the next one, by its lead over the best
+//! unfinished opponent: finishing always beats playing on, and every finished opponent costs a
+//! place. Solitaire: minus the cost.
 
-use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOME_DISTANCE, SIDEWAYS};
+use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove};
 use crate::game::{Game, Player, ScoreUnit, Strength};
-use crate::score::MAX_EVALUATION;
+use crate::score::{middle_place, MAX_EVALUATION};
 
 /// One row of progress toward the goal, in evaluation units.
 pub const ROW: i32 = 16;
-/// The cost of one doubled column beyond the band in front of the goal.
+/// The cost of one doubled column beyond the band in front of the goal (ordering hints).
 const SIDEWAYS_WEIGHT: i32 = 3;
-/// The cost of each row the farthest piece lies beyond [`STRAGGLER_FREE`].
-const STRAGGLER_WEIGHT: i32 = 3;
-const STRAGGLER_FREE: i32 = 6;
-/// The value of having finished first; each later place is worth [`PLACE_STEP`] less.
-const FINISHED: i32 = 9_000;
-const PLACE_STEP: i32 = 1_000;
-/// The penalty for each other player that has already finished.
-const FINISHED_AHEAD: i32 = 1_500;
 const LIMIT: i32 = MAX_EVALUATION - 1;
+
+/// The evaluation's weights, in evaluation units (a row is [`ROW`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per doubled column a piece lies beyond the band in front of the goal (strength 3+).
+    pub sideways: i32,
+    /// Per piece resting in a side camp, neither its home nor its goal (strength 3+): it may be
+    /// shut in there when the camp is another player's goal.
+    pub side_camp: i32,
+    /// Per row a piece lags more than [`Weights::straggler_free`] rows behind the group's front
+    /// piece (strength 5+).
+    pub straggler: i32,
+    /// Rows behind the front piece that cost nothing.
+    pub straggler_free: i32,
+    /// Per row between the front and the back piece outside the goal (strength 5+): a compact
+    /// group keeps its hop ladders.
+    pub spread: i32,
+    /// Per piece with a forward hop ready (strength 6+).
+    pub hop: i32,
+    /// For the side to move (strength 6+).
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The weights of full strength.
+    pub const DEFAULT: Weights = Weights {
+        sideways: 3,
+        side_camp: 48,
+        straggler: 3,
+        straggler_free: 6,
+        spread: 0,
+        hop: 0,
+        tempo: 0,
+    };
+}
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    /// `key=value` pairs separated by commas, starting from the defaults, e.g. `spread=8,hop=4`.
+    fn from_str(text: &str) -> Result<Weights, String> {
+        let mut weights = Weights::DEFAULT;
+        for pair in text.split(',').filter(|pair| !pair.is_empty()) {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("'{pair}': expected key=value"))?;
+            let value: i32 = value
+                .parse()
+                .map_err(|_| format!("'{pair}': the value must be a whole number"))?;
+            let field = match key {
+                "sideways" => &mut weights.sideways,
+                "side_camp" => &mut weights.side_camp,
+                "straggler" => &mut weights.straggler,
+                "straggler_free" => &mut weights.straggler_free,
+                "spread" => &mut weights.spread,
+                "hop" => &mut weights.hop,
+                "tempo" => &mut weights.tempo,
+                _ => return Err(format!("unknown weight '{key}'")),
+            };
+            *field = value;
+        }
+        Ok(weights)
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::DEFAULT
+    }
+}
+
+/// Whether the piece on `hole` can hop forward, toward the goal tip with `distances`, now.
+#[inline]
+fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> bool {
+    let here = distances[hole];
+    HOPS[hole].iter().any(|hop| {
+        hop.over != OFF_BOARD
+            && occupied >> hop.over & 1 == 1
+            && occupied >> hop.landing & 1 == 0
+            && distances[hop.landing as usize] + 2 == here
+    })
+}
 
 /// What `seat` still has to do, in evaluation units; 0 with every piece in the goal camp.
 pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32 {
@@ -33,40 +112,129 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
     if strength.0 < 3 {
         return cost;
     }
+    let weights = position.weights();
     let goal = position.variant().goal_camp(seat);
+    let distances = &GOAL_DISTANCES[goal];
+    let camp = CAMP_MASKS[goal];
+    let occupied = position.occupied();
+    let resting = position.pieces(seat) & position.variant().side_camps(seat);
+    cost += resting.count_ones() as i32 * weights.side_camp;
     let mut pieces = position.pieces(seat);
     let mut farthest = 0;
+    let mut nearest = i32::MAX;
+    let mut hops = 0;
+    let mut lags = [0i32; 17];
     while pieces != 0 {
         let hole = pieces.trailing_zeros() as usize;
         pieces &= pieces - 1;
-        cost += SIDEWAYS[goal][hole] as i32 * SIDEWAYS_WEIGHT;
-        farthest = farthest.max(GOAL_DISTANCES[goal][hole] as i32);
+        cost += SIDEWAYS[goal][hole] as i32 * weights.sideways;
+        let distance = distances[hole] as i32;
+        farthest = farthest.max(distance);
+        if camp >> hole & 1 == 0 {
+            nearest = nearest.min(distance);
+            lags[distance as usize] += 1;
+            if strength.0 >= 6 && has_forward_hop(hole, occupied, distances) {
+                hops += 1;
+            }
+        }
     }
-    if strength.0 >= 5 {
-        cost += (farthest - STRAGGLER_FREE).max(0) * STRAGGLER_WEIGHT;
+    if strength.0 >= 5 && nearest != i32::MAX {
+        let back = lags
+            .iter()
+            .rposition(|&count| count > 0)
+            .unwrap_or(nearest as usize) as i32;
+        cost += (back - nearest) * weights.spread;
+        // Each piece outside the goal pays for the rows it lags behind the front of the group.
+        let free = nearest + weights.straggler_free;
+        for (distance, &count) in lags.iter().enumerate().skip(free.max(0) as usize + 1) {
+            cost += count * (distance as i32 - free) * weights.straggler;
+        }
+    }
+    if strength.0 >= 6 {
+        cost -= hops * weights.hop;
+        if position.side_to_move() == seat {
+            cost -= weights.tempo;
+        }
     }
     cost
 }
 
 /// The value of the position for `perspective`, strictly within ±[`MAX_EVALUATION`].
 pub fn evaluate(position: &ChineseCheckers, perspective: Player, strength: Strength) -> i32 {
-    if let Some(place) = position.place(perspective) {
-        return (FINISHED - (place as i32 - 1) * PLACE_STEP).clamp(-LIMIT, LIMIT);
-    }
     let players = position.player_count();
+    if let Some(place) = position.place(perspective) {
+        // Settled: the value the search gives that place, kept inside the evaluation range.
+        return place_value(place as usize, players);
+    }
+    if players == 1 {
+        // Solitaire: only the way still to go counts.
+        return (-cost(position, perspective, strength)).clamp(-LIMIT, LIMIT);
+    }
+    let best_opponent = best_opponent_cost(position, perspective, strength);
+    let Some(best_opponent) = best_opponent else {
+        // The last player left: the game is over and the place is the last.
+        return -LIMIT;
+    };
+    let lead = best_opponent - cost(position, perspective, strength);
+    if players == 2 {
+        return lead.clamp(-LIMIT, LIMIT);
+    }
     let finished = (0..players)
         .filter(|&seat| position.place(seat).is_some())
-        .count() as i32;
-    let best_opponent = (0..players)
-        .filter(|&seat| seat != perspective && position.place(seat).is_none())
-        .map(|seat| cost(position, seat, strength))
-        .min();
-    let Some(best_opponent) = best_opponent else {
-        // The last player left: the game is over and the place is settled.
-        return (-finished * FINISHED_AHEAD).clamp(-LIMIT, LIMIT);
+        .count();
+    // Between the best place still open and the next one.
+    let best = place_value(finished + 1, players);
+    let next = place_value(finished + 2, players);
+    let half = (best - next) / 2 - 1;
+    (best + next) / 2 + lead.clamp(-half, half)
+}
+
+/// The smallest cost among the unfinished opponents of `perspective`. Opponents are costed in
+/// the order of their rows to go, and one whose rows alone (less the most its bonuses can take
+/// off) cannot beat the best so far is skipped.
+fn best_opponent_cost(
+    position: &ChineseCheckers,
+    perspective: Player,
+    strength: Strength,
+) -> Option<i32> {
+    let players = position.player_count();
+    let weights = position.weights();
+    let bonuses = if strength.0 >= 6 {
+        super::PIECES as i32 * weights.hop.max(0) + weights.tempo.max(0)
+    } else {
+        0
     };
-    let value = best_opponent - cost(position, perspective, strength) - finished * FINISHED_AHEAD;
-    value.clamp(-LIMIT, LIMIT)
+    let mut candidates = [(0i32, 0usize); crate::game::MAX_PLAYERS];
+    let mut count = 0;
+    for seat in 0..players {
+        if seat != perspective && position.place(seat).is_none() {
+            let rows = (position.distance(seat) as i32 - HOME_DISTANCE as i32) * ROW;
+            candidates[count] = (rows - bonuses, seat);
+            count += 1;
+        }
+    }
+    let candidates = &mut candidates[..count];
+    candidates.sort_unstable();
+    let mut best: Option<i32> = None;
+    for &(lower, seat) in candidates.iter() {
+        if best.is_some_and(|best| lower >= best) {
+            break;
+        }
+        let cost = cost(position, seat, strength);
+        best = Some(best.map_or(cost, |best| best.min(cost)));
+    }
+    best
+}
+
+/// A place's value as the search scores it, inside the evaluation range.
+fn place_value(place: usize, players: usize) -> i32 {
+    if place <= 1 {
+        LIMIT
+    } else if place >= players {
+        -LIMIT
+    } else {
+        middle_place(place, players)
+    }
 }
 
 /// Ordering hints: the progress a move makes toward the side to move's goal, long forward hops
@@ -117,6 +285,22 @@ mod tests {
             assert_eq!(evaluate(&start, 1, Strength(level)), 0);
         }
         assert_eq!(cost(&start, 0, Strength(1)), 120 * ROW);
+    }
+
+    #[test]
+    fn finishing_beats_playing_on_with_several_players() {
+        // Whatever the lead, an unfinished seat is valued below the best place it can still
+        // take, and above the place after it.
+        for players in [3, 4, 6] {
+            for finished in 0..players - 1 {
+                let best = place_value(finished + 1, players);
+                let next = place_value(finished + 2, players);
+                assert!(best > next, "{players} players, {finished} finished");
+                let half = (best - next) / 2 - 1;
+                let mid = (best + next) / 2;
+                assert!(mid + half < best && mid - half > next);
+            }
+        }
     }
 
     #[test]

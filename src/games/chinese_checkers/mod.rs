@@ -1,43 +1,55 @@
-//! Chinese Checkers (Sternhalma) for 2, 3, 4 or 6 players on the 121-hole star.
+//! Chinese Checkers (Sternhalma) on the 121-hole star: solitaire, or 2, 3, 4 or 6 players.
 //!
-//! Rules, as documented for users in `protocol.md` (section "Chinese Checkers"):
+//! Rules, as documented for users in `protocol.md` (section "Chinese Checkers"); the options are
+//! in [`variant`]:
 //! - A move is a step to an adjacent empty hole, or a chain of one or more hops over single pieces
 //!   of any colour (standard hops over an adjacent piece, or symmetric long jumps with `jumps=long`).
 //!   The piece is lifted from its origin for the whole chain, lands on no hole twice and never ends
 //!   on its origin. Different chains to the same hole are one move, `from-to`.
-//! - House rules: a piece that stands in its goal camp must end its move in the goal camp again
-//!   (it may hop out and back in within one move). Pieces may pass through and rest in any other
-//!   camp; the anti-spoiling rule below keeps that from blocking a goal for good.
-//! - A player whose goal camp is full and holds at least one of their own pieces has finished
-//!   (Sturtevant's anti-spoiling rule). Two players: the first to finish wins. Three or more: the
-//!   others play on, finished players are skipped, and the last one left takes the last place.
+//! - House rules: with `goal_lock=on` (the default) a piece that stands in its goal camp must end
+//!   its move in the goal camp again (it may hop out and back in within one move). With
+//!   `side_camps=open` (the default) pieces may pass through and rest in any other camp; with
+//!   `no-stop` they may only pass through the camps that are neither their home nor their goal.
+//! - With `finish=fill` (the default) a player whose goal camp is full and holds at least one of
+//!   their own pieces has finished (Sturtevant's anti-spoiling rule), where another player's piece
+//!   counts toward filling the camp only once its owner has taken `spoil_after` turns or has
+//!   finished; with `finish=all` all ten pieces must be in the goal. Two players: the first to
+//!   finish wins. Three or more: the others play on, finished players are skipped, and the last
+//!   one left takes the last place. Solitaire (one player, camp 1 to camp 4) ends when the player
+//!   finishes.
 //! - A player with no legal move passes (an explicit `pass` move, the only legal move then).
 //! - Engine games always end: after `max_moves` plies (default 1000) since the start or the last
-//!   `setposition`, or when a position (board, side to move, finished players) occurs for the
-//!   third time in that stretch, the unfinished players are ranked by the sum of their pieces'
-//!   distances to their goal tips, fewer being better, equal sums sharing a place.
+//!   `setposition`, or when a position (board, side to move, finished players, turn counts)
+//!   occurs for the third time in that stretch, the unfinished players are ranked by the sum of
+//!   their pieces' distances to their goal tips, fewer being better, equal sums sharing a place.
 
 pub mod board;
 pub mod evaluation;
+pub mod greedy;
 pub mod moves;
 pub mod notation;
+pub mod race;
+pub mod variant;
 
 pub use moves::{ChineseCheckersMove, Jumps};
+pub use variant::{
+    start_camps, Finish, Rules, SideCamps, Variant, DEFAULT_MAX_MOVES, DEFAULT_SPOIL_AFTER,
+    PLAYER_COUNTS,
+};
 
-use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength, MAX_PLAYERS};
-use board::{bit, CAMPS, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
+use crate::game::{
+    DirectMove, DirectRequest, Game, GameError, MultiplayerSearch, Outcome, Player, ScoreUnit,
+    Strength, MAX_PLAYERS,
+};
+use board::{bit, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
+use variant::NO_SEAT;
 
-/// The player counts the star seats.
-pub const PLAYER_COUNTS: [usize; 4] = [2, 3, 4, 6];
-/// The default cap on the plies of a game.
-pub const DEFAULT_MAX_MOVES: u32 = 1000;
 /// The number of pieces each player has.
 pub const PIECES: u32 = 10;
 /// How often a position may occur before the game ends: it ends on the third occurrence.
 pub const REPETITIONS: usize = 3;
 
 const HASH_FAMILY: u64 = 4;
-const NO_SEAT: u8 = u8::MAX;
 
 static PIECE_KEYS: [[u64; HOLES]; MAX_PLAYERS] = {
     let mut keys = [[0; HOLES]; MAX_PLAYERS];
@@ -71,84 +83,13 @@ fn finish_key(seat: usize, place: u8) -> u64 {
     crate::zobrist::key(HASH_FAMILY, 2000 + (seat * 8) as u64 + place as u64)
 }
 
-/// The start camps (1..6) of the seats, in turn order, for a player count.
-pub fn start_camps(players: usize) -> Option<&'static [usize]> {
-    match players {
-        2 => Some(&[1, 4]),
-        3 => Some(&[1, 3, 5]),
-        4 => Some(&[1, 2, 4, 5]),
-        6 => Some(&[1, 2, 3, 4, 5, 6]),
-        _ => None,
-    }
-}
-
-/// The variant: player count, jump rule and move cap, with the seating derived from them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variant {
-    players: usize,
-    jumps: Jumps,
-    max_moves: u32,
-    /// Each seat's start and goal camp (1..6).
-    starts: [u8; MAX_PLAYERS],
-    goals: [u8; MAX_PLAYERS],
-    /// The seat whose goal each camp is, or `NO_SEAT`.
-    goal_owners: [u8; CAMPS + 1],
-}
-
-impl Variant {
-    /// The variant for `players` seats (2, 3, 4 or 6).
-    ///
-    /// # Errors
-    /// [`GameError::InvalidOption`] for another player count or a move cap of 0.
-    pub fn new(players: usize, jumps: Jumps, max_moves: u32) -> Result<Variant, GameError> {
-        let camps = start_camps(players).ok_or_else(|| {
-            GameError::InvalidOption(format!("players must be 2, 3, 4 or 6, not {players}"))
-        })?;
-        if max_moves == 0 {
-            return Err(GameError::InvalidOption(
-                "max_moves must be at least 1".to_string(),
-            ));
-        }
-        let mut variant = Variant {
-            players,
-            jumps,
-            max_moves,
-            starts: [0; MAX_PLAYERS],
-            goals: [0; MAX_PLAYERS],
-            goal_owners: [NO_SEAT; CAMPS + 1],
-        };
-        for (seat, &camp) in camps.iter().enumerate() {
-            let goal = board::opposite_camp(camp);
-            variant.starts[seat] = camp as u8;
-            variant.goals[seat] = goal as u8;
-            variant.goal_owners[goal] = seat as u8;
-        }
-        Ok(variant)
-    }
-
-    /// The number of seats.
-    pub fn players(&self) -> usize {
-        self.players
-    }
-
-    /// The jump rule.
-    pub fn jumps(&self) -> Jumps {
-        self.jumps
-    }
-
-    /// The cap on plies after which the game ends.
-    pub fn max_moves(&self) -> u32 {
-        self.max_moves
-    }
-
-    /// The start camp (1..6) of `seat`.
-    pub fn start_camp(&self, seat: Player) -> usize {
-        self.starts[seat] as usize
-    }
-
-    /// The goal camp (1..6) of `seat`.
-    pub fn goal_camp(&self, seat: Player) -> usize {
-        self.goals[seat] as usize
+/// The key of `seat` having taken `turns` turns, while that is below the spoiling count; a
+/// saturated count adds nothing, so that positions without the count hash as before.
+fn turn_key(seat: usize, turns: u8, limit: u8) -> u64 {
+    if turns >= limit {
+        0
+    } else {
+        crate::zobrist::key(HASH_FAMILY, 3000 + (seat * 256) as u64 + turns as u64)
     }
 }
 
@@ -162,12 +103,15 @@ pub struct Snapshot {
     distances: [u16; MAX_PLAYERS],
     /// Each seat's finishing place, 0 while it plays on.
     places: [u8; MAX_PLAYERS],
+    /// Turns each seat has taken, counted up to [`Variant::spoil_turns`] (finished seats count
+    /// as having taken them all).
+    turns: [u8; MAX_PLAYERS],
     finished: u8,
     side: u8,
     /// Plies since the start or the last loaded position.
     ply: u32,
-    /// The first entry of the history a repetition may match: moves into a goal camp cannot be
-    /// undone, so nothing before the last of them can recur.
+    /// The first entry of the history a repetition may match: nothing before the last
+    /// irreversible move (a piece entering a locked goal camp, a player finishing) can recur.
     window: u32,
     /// Whether the current position occurs for the third time.
     repeated: bool,
@@ -180,124 +124,167 @@ pub struct ChineseCheckers {
     state: Snapshot,
     /// The hashes of the positions before each ply since the start or the last loaded position.
     history: Vec<u64>,
+    /// The evaluation's weights (the defaults unless a tuning tool sets others).
+    weights: evaluation::Weights,
 }
 
 impl ChineseCheckers {
-    /// The start position of a variant.
+    /// The start position of a variant with the default house rules.
     ///
     /// # Errors
-    /// [`GameError::InvalidOption`] for a player count other than 2, 3, 4 or 6, or a cap of 0.
+    /// [`GameError::InvalidOption`] for a player count other than 1, 2, 3, 4 or 6, or a cap of 0.
     pub fn new(players: usize, jumps: Jumps, max_moves: u32) -> Result<ChineseCheckers, GameError> {
-        let variant = Variant::new(players, jumps, max_moves)?;
-        let mut pieces = [0; MAX_PLAYERS];
-        for (seat, piece_mask) in pieces.iter_mut().enumerate().take(players) {
-            *piece_mask = CAMP_MASKS[variant.start_camp(seat)];
-        }
-        Ok(ChineseCheckers::from_parts(variant, pieces, 0, &[]))
+        ChineseCheckers::from_rules(Rules {
+            players,
+            jumps,
+            max_moves,
+            ..Rules::default()
+        })
     }
 
-    /// The start position for `set_game` options: `players` (2, 3, 4, 6; default 2), `jumps`
-    /// (`standard` or `long`; default standard) and `max_moves` (plies, default 1000).
+    /// The start position for a set of rules.
+    ///
+    /// # Errors
+    /// [`GameError::InvalidOption`] when the rules are out of range (see [`Variant::new`]).
+    pub fn from_rules(rules: Rules) -> Result<ChineseCheckers, GameError> {
+        let variant = Variant::new(rules)?;
+        let mut pieces = [0; MAX_PLAYERS];
+        for (seat, piece_mask) in pieces.iter_mut().enumerate().take(rules.players) {
+            *piece_mask = CAMP_MASKS[variant.start_camp(seat)];
+        }
+        Ok(ChineseCheckers::from_parts(
+            variant,
+            pieces,
+            0,
+            &[],
+            Some([0; MAX_PLAYERS]),
+        ))
+    }
+
+    /// The start position for `set_game` options (see [`Rules::from_options`]).
     ///
     /// # Errors
     /// [`GameError::InvalidOption`] for an unknown or repeated key or a value out of range.
     pub fn from_options(options: &[(String, String)]) -> Result<ChineseCheckers, GameError> {
-        let mut players = 2;
-        let mut jumps = Jumps::Standard;
-        let mut max_moves = DEFAULT_MAX_MOVES;
-        let mut seen: Vec<String> = Vec::new();
-        for (key, value) in options {
-            let key = key.trim().to_ascii_lowercase();
-            let value = value.trim().to_ascii_lowercase();
-            if seen.contains(&key) {
-                return Err(GameError::InvalidOption(format!("{key} given twice")));
-            }
-            match key.as_str() {
-                "players" => {
-                    players = value
-                        .parse()
-                        .ok()
-                        .filter(|count| PLAYER_COUNTS.contains(count))
-                        .ok_or_else(|| {
-                            GameError::InvalidOption(format!(
-                                "players must be 2, 3, 4 or 6, not '{value}'"
-                            ))
-                        })?;
-                }
-                "jumps" => {
-                    jumps = match value.as_str() {
-                        "standard" => Jumps::Standard,
-                        "long" => Jumps::Long,
-                        _ => {
-                            return Err(GameError::InvalidOption(format!(
-                                "jumps must be standard or long, not '{value}'"
-                            )))
-                        }
-                    }
-                }
-                "max_moves" => {
-                    max_moves = value.parse().ok().filter(|&cap| cap >= 1).ok_or_else(|| {
-                        GameError::InvalidOption(format!(
-                            "max_moves must be a whole number of at least 1, not '{value}'"
-                        ))
-                    })?;
-                }
-                _ => {
-                    return Err(GameError::InvalidOption(format!(
-                        "unknown chinese-checkers option '{key}' (players, jumps, max_moves)"
-                    )))
-                }
-            }
-            seen.push(key);
-        }
-        ChineseCheckers::new(players, jumps, max_moves)
+        ChineseCheckers::from_rules(Rules::from_options(options)?)
     }
 
-    /// A position from its pieces, the side to move and the players already finished, in the
-    /// order they finished; players whose goal condition holds but are not listed are appended in
-    /// seat order. The repetition history and the ply count start afresh.
+    /// A position from its pieces, the side to move, the players already finished in the order
+    /// they finished, and the turns each seat has taken (`None`: all of them, as a position
+    /// string without `turns=` says); players whose goal condition holds but are not listed are
+    /// appended in seat order. The repetition history and the ply count start afresh.
     fn from_parts(
         variant: Variant,
         pieces: [u128; MAX_PLAYERS],
         side: Player,
         finish_order: &[Player],
+        turns: Option<[u8; MAX_PLAYERS]>,
     ) -> ChineseCheckers {
+        let limit = variant.spoil_turns();
         let mut state = Snapshot {
             pieces,
             occupied: pieces.iter().fold(0, |all, &mask| all | mask),
             hash: 0,
             distances: [0; MAX_PLAYERS],
             places: [0; MAX_PLAYERS],
+            turns: turns
+                .unwrap_or([limit; MAX_PLAYERS])
+                .map(|count| count.min(limit)),
             finished: 0,
             side: side as u8,
             ply: 0,
             window: 0,
             repeated: false,
         };
-        for (seat, &mask) in pieces.iter().enumerate().take(variant.players) {
+        for (seat, &mask) in pieces.iter().enumerate().take(variant.players()) {
             state.distances[seat] = distance_sum(mask, variant.goal_camp(seat)) as u16;
         }
         let mut position = ChineseCheckers {
             variant,
             state,
             history: Vec::new(),
+            weights: evaluation::Weights::DEFAULT,
         };
         for &seat in finish_order {
             position.finish(seat);
         }
-        for seat in 0..variant.players {
-            if position.state.places[seat] == 0 && position.goal_reached(seat) {
-                position.finish(seat);
-            }
-        }
+        position.finish_all_reached();
         position.state.hash = position.recompute_hash();
         position
     }
 
-    /// Marks `seat` as finished in the next place.
+    /// Marks `seat` as finished in the next place; its pieces count in every goal from now on.
     fn finish(&mut self, seat: Player) {
         self.state.finished += 1;
         self.state.places[seat] = self.state.finished;
+        self.state.turns[seat] = self.variant.spoil_turns();
+    }
+
+    /// The unfinished seats whose goal condition holds, counting the pieces of the ones found
+    /// as finished too (a player that finishes makes its pieces count in other goals), as a mask
+    /// of seats.
+    fn newly_finished(&self) -> u8 {
+        let mut probe = self.state;
+        let mut found = 0u8;
+        let limit = self.variant.spoil_turns();
+        let players = self.variant.players();
+        loop {
+            let mut grew = false;
+            for seat in 0..players {
+                if probe.places[seat] == 0
+                    && found & (1 << seat) == 0
+                    && finish_condition(&self.variant, &probe, seat)
+                {
+                    found |= 1 << seat;
+                    probe.turns[seat] = limit;
+                    grew = true;
+                }
+            }
+            if !grew {
+                return found;
+            }
+        }
+    }
+
+    /// Finishes every player whose goal condition holds; players finishing together take their
+    /// places in seat order. Returns whether anybody finished.
+    fn finish_all_reached(&mut self) -> bool {
+        let found = self.newly_finished();
+        for seat in 0..self.variant.players() {
+            if found & (1 << seat) != 0 {
+                self.finish(seat);
+            }
+        }
+        found != 0
+    }
+
+    /// [`ChineseCheckers::finish`] during play, keeping the hash up to date.
+    fn finish_with_key(&mut self, seat: Player) {
+        let limit = self.variant.spoil_turns();
+        self.state.hash ^= turn_key(seat, self.state.turns[seat], limit);
+        self.finish(seat);
+        self.state.hash ^= finish_key(seat, self.state.finished);
+    }
+
+    /// [`ChineseCheckers::finish_all_reached`] during play, keeping the hash up to date.
+    fn finish_reached_with_keys(&mut self) -> bool {
+        let found = self.newly_finished();
+        for seat in 0..self.variant.players() {
+            if found & (1 << seat) != 0 {
+                self.finish_with_key(seat);
+            }
+        }
+        found != 0
+    }
+
+    /// The evaluation's weights.
+    pub fn weights(&self) -> &evaluation::Weights {
+        &self.weights
+    }
+
+    /// Evaluates with `weights` from now on (for tuning).
+    pub fn set_weights(&mut self, weights: evaluation::Weights) {
+        self.weights = weights;
     }
 
     /// The variant.
@@ -317,7 +304,7 @@ impl ChineseCheckers {
 
     /// The seat whose piece stands on `hole` (0-based), if any.
     pub fn owner(&self, hole: usize) -> Option<Player> {
-        (0..self.variant.players).find(|&seat| self.state.pieces[seat] & bit(hole) != 0)
+        (0..self.variant.players()).find(|&seat| self.state.pieces[seat] & bit(hole) != 0)
     }
 
     /// The finishing place of `seat`, or `None` while it plays on.
@@ -328,7 +315,7 @@ impl ChineseCheckers {
 
     /// The finished seats in the order they finished.
     pub fn finish_order(&self) -> Vec<Player> {
-        let mut order: Vec<Player> = (0..self.variant.players)
+        let mut order: Vec<Player> = (0..self.variant.players())
             .filter(|&seat| self.state.places[seat] > 0)
             .collect();
         order.sort_by_key(|&seat| self.state.places[seat]);
@@ -338,6 +325,11 @@ impl ChineseCheckers {
     /// The plies played since the start or the last loaded position.
     pub fn ply(&self) -> u32 {
         self.state.ply
+    }
+
+    /// The turns `seat` has taken, counted up to [`Variant::spoil_turns`].
+    pub fn turns(&self, seat: Player) -> u8 {
+        self.state.turns[seat]
     }
 
     /// Whether the current position has occurred for the third time.
@@ -350,29 +342,31 @@ impl ChineseCheckers {
         self.state.distances[seat] as u32
     }
 
-    /// Whether `seat`'s goal camp is full and holds at least one of its pieces.
+    /// Whether `seat`'s finishing condition holds: with `finish=fill`, its goal camp is full,
+    /// holds at least one of its pieces, and every other piece there belongs to a player that
+    /// has taken its `spoil_after` turns; with `finish=all`, all its pieces are in the goal.
     pub fn goal_reached(&self, seat: Player) -> bool {
-        let goal = CAMP_MASKS[self.variant.goal_camp(seat)];
-        self.state.occupied & goal == goal && self.state.pieces[seat] & goal != 0
+        finish_condition(&self.variant, &self.state, seat)
     }
 
     /// Whether the game has ended, by finishing, the move cap or repetition.
     pub fn is_over(&self) -> bool {
-        self.state.finished as usize + 1 >= self.variant.players
-            || self.state.ply >= self.variant.max_moves
+        let players = self.variant.players();
+        self.state.finished as usize >= players.saturating_sub(1).max(1)
+            || self.state.ply >= self.variant.max_moves()
             || self.state.repeated
     }
 
     /// Where the piece of `seat` on `from` may move, with the house rules applied.
     #[inline]
     pub fn piece_destinations(&self, seat: Player, from: usize) -> u128 {
-        let mut targets = moves::destinations(from, self.state.occupied, self.variant.jumps);
+        let mut targets = moves::destinations(from, self.state.occupied, self.variant.jumps());
         let goal = CAMP_MASKS[self.variant.goal_camp(seat)];
         // A piece that has reached its goal camp stays in it.
-        if goal & bit(from) != 0 {
+        if self.variant.rules().goal_lock && goal & bit(from) != 0 {
             targets &= goal;
         }
-        targets
+        targets & !self.variant.barred(seat)
     }
 
     /// Whether the side to move has a move other than the pass.
@@ -404,18 +398,22 @@ impl ChineseCheckers {
 
     /// The next seat after `seat` in turn order that has not finished.
     fn next_unfinished(&self, seat: usize) -> usize {
-        let players = self.variant.players;
+        let players = self.variant.players();
         (1..=players)
             .map(|offset| (seat + offset) % players)
             .find(|&next| self.state.places[next] == 0)
             .unwrap_or(seat)
     }
 
-    /// The places when the game is cut short: finished seats keep theirs, the others follow by
-    /// their distance sums, equal sums sharing a place.
+    /// The places when the game is over: finished seats keep theirs, the others follow by their
+    /// distance sums, equal sums sharing a place. A solitaire game cut short before the goal is
+    /// full gives the lone player place 2: it has not made it.
     fn ranking_by_progress(&self) -> Outcome {
-        let players = self.variant.players;
+        let players = self.variant.players();
         let state = &self.state;
+        if players == 1 {
+            return Outcome::ranking(&[if state.places[0] > 0 { 1 } else { 2 }]);
+        }
         let mut places = [0u8; MAX_PLAYERS];
         for (seat, place) in places.iter_mut().enumerate().take(players) {
             *place = if state.places[seat] > 0 {
@@ -471,13 +469,56 @@ impl ChineseCheckers {
     /// Whose piece stands on the origin is left to the legality check of the move: the engine
     /// reads a move before it plays the forced passes that bring the named player to move.
     fn path_move(&self, text: &str, path: &[usize]) -> Result<ChineseCheckersMove, GameError> {
-        if !moves::is_hop_path(path, self.state.occupied, self.variant.jumps) {
+        if !moves::is_hop_path(path, self.state.occupied, self.variant.jumps()) {
             return Err(GameError::IllegalMove {
                 mv: text.to_string(),
                 reason: "the path is not a chain of legal hops".to_string(),
             });
         }
         Ok(ChineseCheckersMove::new(path[0], path[path.len() - 1]))
+    }
+
+    /// Checks that each listed finished player could have finished: at least one of its pieces
+    /// (all of them with `finish=all`) stands in its goal camp. Other players' pieces may have
+    /// left the goal since, so the camp need not be full.
+    fn check_finished(&self, finish_order: &[Player]) -> Result<(), GameError> {
+        for &seat in finish_order {
+            let goal = CAMP_MASKS[self.variant.goal_camp(seat)];
+            let own = self.state.pieces[seat] & goal;
+            let possible = match self.variant.rules().finish {
+                Finish::All => own == goal,
+                Finish::Fill => own != 0,
+            };
+            if !possible {
+                let why = match self.variant.rules().finish {
+                    Finish::All => "not all of its pieces are in its goal camp",
+                    Finish::Fill => "none of its pieces is in its goal camp",
+                };
+                return Err(GameError::InvalidPosition(format!(
+                    "player {} is listed as finished, but {why}",
+                    seat + 1
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `seat`'s finishing condition holds in `state` (see [`ChineseCheckers::goal_reached`]).
+fn finish_condition(variant: &Variant, state: &Snapshot, seat: Player) -> bool {
+    let goal = CAMP_MASKS[variant.goal_camp(seat)];
+    let own = state.pieces[seat] & goal;
+    match variant.rules().finish {
+        Finish::All => own == goal,
+        Finish::Fill => {
+            if state.occupied & goal != goal || own == 0 {
+                return false;
+            }
+            let limit = variant.spoil_turns();
+            (0..variant.players()).all(|other| {
+                other == seat || state.pieces[other] & goal == 0 || state.turns[other] >= limit
+            })
+        }
     }
 }
 
@@ -501,19 +542,11 @@ impl Game for ChineseCheckers {
     }
 
     fn options(&self) -> Vec<(String, String)> {
-        let jumps = match self.variant.jumps {
-            Jumps::Standard => "standard",
-            Jumps::Long => "long",
-        };
-        vec![
-            ("players".to_string(), self.variant.players.to_string()),
-            ("jumps".to_string(), jumps.to_string()),
-            ("max_moves".to_string(), self.variant.max_moves.to_string()),
-        ]
+        self.variant.rules().to_options()
     }
 
     fn player_count(&self) -> usize {
-        self.variant.players
+        self.variant.players()
     }
 
     fn side_to_move(&self) -> Player {
@@ -544,6 +577,37 @@ impl Game for ChineseCheckers {
         }
     }
 
+    /// Moves that go backwards (away from the mover's goal tip) or end in a side camp are left
+    /// out of the search while any other move exists: they almost never help, backward moves
+    /// double the width of the tree, and a piece resting in a side camp can be shut in there for
+    /// good when that camp is another player's goal and fills up.
+    fn search_moves(&self, moves: &mut Vec<ChineseCheckersMove>) {
+        moves.clear();
+        if self.is_over() {
+            return;
+        }
+        let seat = self.state.side as usize;
+        let goal = self.variant.goal_camp(seat);
+        let mut pieces = self.state.pieces[seat];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let mut targets = self.piece_destinations(seat, from)
+                & board::NOT_BEHIND[goal][GOAL_DISTANCES[goal][from] as usize]
+                & !self.variant.side_camps(seat);
+            while targets != 0 {
+                moves.push(ChineseCheckersMove::new(
+                    from,
+                    targets.trailing_zeros() as usize,
+                ));
+                targets &= targets - 1;
+            }
+        }
+        if moves.is_empty() {
+            self.generate_moves(moves);
+        }
+    }
+
     fn is_legal(&self, mv: ChineseCheckersMove) -> bool {
         if self.is_over() {
             return false;
@@ -571,21 +635,34 @@ impl Game for ChineseCheckers {
             state.pieces[seat] ^= change;
             state.occupied ^= change;
             state.hash ^= PIECE_KEYS[seat][from] ^ PIECE_KEYS[seat][to];
-            let goal = self.variant.goals[seat] as usize;
+            let goal = self.variant.goal_camp(seat);
             state.distances[seat] = state.distances[seat] + GOAL_DISTANCES[goal][to] as u16
                 - GOAL_DISTANCES[goal][from] as u16;
-            // Pieces never leave their goal camp, so entering it cannot be undone.
-            irreversible = CAMP_MASKS[goal] & bit(from) == 0 && CAMP_MASKS[goal] & bit(to) != 0;
-            // Only the camp moved into can have filled up, so at most one seat finishes.
-            let owner = self.variant.goal_owners[CAMP_OF[to] as usize];
-            if owner != NO_SEAT
+            // With the goal lock, pieces never leave their goal camp: entering it is for good.
+            irreversible = self.variant.rules().goal_lock
+                && CAMP_MASKS[goal] & bit(from) == 0
+                && CAMP_MASKS[goal] & bit(to) != 0;
+        }
+        let limit = self.variant.spoil_turns();
+        let turns = self.state.turns[seat];
+        // A player's condition can only come to hold when a piece enters its goal, or when the
+        // mover's pieces start to count (its turns reach the limit).
+        let mut check = false;
+        if turns < limit {
+            self.state.turns[seat] = turns + 1;
+            self.state.hash ^= turn_key(seat, turns, limit) ^ turn_key(seat, turns + 1, limit);
+            check = turns + 1 == limit;
+            // Turn counts only grow: no earlier position can recur.
+            irreversible = true;
+        }
+        if !mv.is_pass() && !check {
+            let owner = self.variant.goal_owners[CAMP_OF[mv.to as usize] as usize];
+            check = owner != NO_SEAT
                 && self.state.places[owner as usize] == 0
-                && self.goal_reached(owner as usize)
-            {
-                self.finish(owner as usize);
-                self.state.hash ^= finish_key(owner as usize, self.state.finished);
-                irreversible = true;
-            }
+                && self.goal_reached(owner as usize);
+        }
+        if check {
+            irreversible |= self.finish_reached_with_keys();
         }
         let next = self.next_unfinished(seat);
         self.state.hash ^= side_key(seat) ^ side_key(next);
@@ -638,7 +715,7 @@ impl Game for ChineseCheckers {
         if self.state.occupied & bit(to) != 0 {
             return format!("hole {} is occupied", to + 1);
         }
-        let reachable = moves::destinations(from, self.state.occupied, self.variant.jumps);
+        let reachable = moves::destinations(from, self.state.occupied, self.variant.jumps());
         if reachable & bit(to) == 0 {
             return format!(
                 "hole {} cannot be reached from hole {} by a step or a chain of hops",
@@ -647,14 +724,45 @@ impl Game for ChineseCheckers {
             );
         }
         let goal = CAMP_MASKS[self.variant.goal_camp(seat)];
-        if goal & bit(from) != 0 && goal & bit(to) == 0 {
+        if self.variant.rules().goal_lock && goal & bit(from) != 0 && goal & bit(to) == 0 {
             return "a piece in its goal camp may not leave it".to_string();
+        }
+        if self.variant.barred(seat) & bit(to) != 0 {
+            return format!(
+                "hole {} is in a camp that is neither player {player}'s home nor its goal",
+                to + 1
+            );
         }
         "not a legal move in this position".to_string()
     }
 
     fn forced_pass(&self) -> Option<ChineseCheckersMove> {
         (!self.is_over() && !self.side_can_move()).then_some(ChineseCheckersMove::PASS)
+    }
+
+    fn direct_move(&self, request: &DirectRequest) -> Option<DirectMove<ChineseCheckersMove>> {
+        if self.is_over() {
+            return None;
+        }
+        if request.level <= 1 {
+            // Level 1 is the reference design's greedy player.
+            let mv = greedy::greedy_move(self, request.seed)?;
+            return Some(DirectMove {
+                mv,
+                pv: vec![mv],
+                exact: false,
+            });
+        }
+        race::race_move(self, request)
+    }
+
+    fn null_move(&self) -> Option<ChineseCheckersMove> {
+        Some(ChineseCheckersMove::PASS)
+    }
+
+    fn multiplayer_search(&self) -> MultiplayerSearch {
+        // Best-reply search beat paranoid search in every match measured (see the README).
+        MultiplayerSearch::BestReply
     }
 
     fn move_from_code(&self, code: u16) -> Option<ChineseCheckersMove> {
@@ -675,7 +783,9 @@ impl Game for ChineseCheckers {
 
     fn recompute_hash(&self) -> u64 {
         let mut hash = side_key(self.state.side as usize);
-        for (seat, keys) in PIECE_KEYS.iter().enumerate().take(self.variant.players) {
+        let limit = self.variant.spoil_turns();
+        for (seat, keys) in PIECE_KEYS.iter().enumerate().take(self.variant.players()) {
+            hash ^= turn_key(seat, self.state.turns[seat], limit);
             let mut pieces = self.state.pieces[seat];
             while pieces != 0 {
                 hash ^= keys[pieces.trailing_zeros() as usize];
@@ -722,13 +832,17 @@ impl Game for ChineseCheckers {
     }
 
     fn format_result(&self, outcome: &Outcome) -> String {
-        if self.variant.players == 2 {
+        if self.variant.players() == 1 {
+            // Solitaire: 1 when the crossing is complete, 0 when the game was cut short.
+            return if outcome.place(0) == 1 { "1" } else { "0" }.to_string();
+        }
+        if self.variant.players() == 2 {
             // The winner's number, or 0 for a tie at the cap.
             return outcome
                 .winner()
                 .map_or("0".to_string(), |winner| self.format_player(winner));
         }
-        (0..self.variant.players)
+        (0..self.variant.players())
             .map(|seat| format!("{}:{}", self.format_player(seat), outcome.place(seat)))
             .collect::<Vec<_>>()
             .join(" ")
@@ -736,31 +850,70 @@ impl Game for ChineseCheckers {
 
     fn position_string(&self) -> String {
         let cells = self.cells();
-        notation::write_position(&cells, self.state.side as usize, &self.finish_order())
+        let limit = self.variant.spoil_turns();
+        let players = self.variant.players();
+        let turns = &self.state.turns[..players];
+        let counting = turns.iter().any(|&count| count < limit);
+        notation::write_position(
+            &cells,
+            self.state.side as usize,
+            &self.finish_order(),
+            counting.then_some(turns),
+        )
     }
 
     fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
-        let parsed = notation::read_position(text, self.variant.players)?;
+        let players = self.variant.players();
+        let parsed = notation::read_position(text, players)?;
         let mut pieces = [0u128; MAX_PLAYERS];
         for (hole, &cell) in parsed.cells.iter().enumerate() {
             if cell > 0 {
                 pieces[cell as usize - 1] |= bit(hole);
             }
         }
-        let position =
-            ChineseCheckers::from_parts(self.variant, pieces, parsed.side, &parsed.finish_order);
-        if position.state.places[parsed.side] > 0 {
+        let limit = self.variant.spoil_turns();
+        let turns = match &parsed.turns {
+            None => None,
+            Some(_) if limit == 0 => {
+                return Err(GameError::InvalidPosition(
+                    "turns= applies only with finish=fill and spoil_after above 0".to_string(),
+                ))
+            }
+            Some(list) => {
+                if let Some(&count) = list.iter().find(|&&count| count > limit as u32) {
+                    return Err(GameError::InvalidPosition(format!(
+                        "turns are counted up to spoil_after ({limit}), not {count}"
+                    )));
+                }
+                let mut turns = [limit; MAX_PLAYERS];
+                for (seat, &count) in list.iter().enumerate() {
+                    turns[seat] = count as u8;
+                }
+                Some(turns)
+            }
+        };
+        let position = ChineseCheckers::from_parts(
+            self.variant,
+            pieces,
+            parsed.side,
+            &parsed.finish_order,
+            turns,
+        );
+        if players > 1 && position.state.places[parsed.side] > 0 {
             return Err(GameError::InvalidPosition(format!(
                 "player {} has finished and cannot be the side to move",
                 parsed.side + 1
             )));
         }
-        if position.state.finished as usize >= self.variant.players {
+        position.check_finished(&parsed.finish_order)?;
+        if players > 1 && position.state.finished as usize >= players {
             return Err(GameError::InvalidPosition(
                 "every player has finished".to_string(),
             ));
         }
+        let weights = self.weights;
         *self = position;
+        self.weights = weights;
         Ok(())
     }
 
@@ -769,12 +922,10 @@ impl Game for ChineseCheckers {
     }
 
     fn start_position(&self) -> ChineseCheckers {
-        ChineseCheckers::new(
-            self.variant.players,
-            self.variant.jumps,
-            self.variant.max_moves,
-        )
-        .expect("a variant that exists has a start position")
+        let mut start = ChineseCheckers::from_rules(*self.variant.rules())
+            .expect("a variant that exists has a start position");
+        start.weights = self.weights;
+        start
     }
 }
 
@@ -782,7 +933,7 @@ impl ChineseCheckers {
     /// The board as cells in hole order: 0 empty, `n` a piece of player number `n`.
     pub fn cells(&self) -> [u8; HOLES] {
         let mut cells = [0; HOLES];
-        for seat in 0..self.variant.players {
+        for seat in 0..self.variant.players() {
             let mut pieces = self.state.pieces[seat];
             while pieces != 0 {
                 cells[pieces.trailing_zeros() as usize] = seat as u8 + 1;

@@ -6,7 +6,9 @@
 //!
 //! A position string is 121 characters in hole order (`.` empty, `1`..`6` a piece of that player
 //! number), a space and the number of the player to move. When players have finished in a game
-//! that goes on, a third field `finished=a,b` lists them in the order they finished.
+//! that goes on, a field `finished=a,b` lists them in the order they finished. While some player
+//! has taken fewer than `spoil_after` turns (`finish=fill`), a last field `turns=t1,t2,...` gives
+//! each player's count, up to `spoil_after`; without it every player counts as having taken them.
 
 use super::board::{COLUMN_OF, HOLES, ROWS, ROW_LENGTHS, ROW_STARTS};
 use super::{ChineseCheckers, ChineseCheckersMove, PIECES};
@@ -64,18 +66,22 @@ pub struct ParsedPosition {
     pub side: Player,
     /// The seats that have finished, in the order they finished.
     pub finish_order: Vec<Player>,
+    /// The turns each seat has taken (`turns=`), one count per seat, if given.
+    pub turns: Option<Vec<u32>>,
 }
 
-/// Reads a position string for a game of `players` players.
+/// Reads a position string for a game of `players` players: the board, the player to move and
+/// optionally `finished=a,b` and `turns=t1,t2,...` in that order.
 ///
 /// # Errors
 /// [`GameError::InvalidPosition`] for a wrong length, an unknown character, a piece of a player
 /// number the game does not have, a player without exactly ten pieces, an unknown side to move or
-/// a bad `finished=` list.
+/// a bad `finished=` or `turns=` list.
 pub fn read_position(text: &str, players: usize) -> Result<ParsedPosition, GameError> {
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let fields = crate::notation::position_fields(text, "player", 1)?;
-    let (board, side_text, finished_text) = (fields[0], fields[1], fields.get(2).copied());
+    let fields = crate::notation::position_fields(text, "player", 2)?;
+    let board = fields[0];
+    let side_text = fields[1];
     if board.chars().count() != HOLES {
         return Err(invalid(format!(
             "expected {HOLES} holes, found {}",
@@ -109,29 +115,57 @@ pub fn read_position(text: &str, players: usize) -> Result<ParsedPosition, GameE
     let side = read_player(side_text, players)
         .ok_or_else(|| invalid(format!("unknown player to move '{side_text}'")))?;
     let mut finish_order = Vec::new();
-    if let Some(field) = finished_text {
+    let mut turns = None;
+    for (index, field) in fields[2..].iter().enumerate() {
         let lower = field.to_ascii_lowercase();
-        let list = lower
-            .strip_prefix("finished=")
-            .ok_or_else(|| invalid(format!("unexpected '{field}' (expected finished=...)")))?;
-        for item in list.split(',') {
-            let seat = read_player(item, players)
-                .ok_or_else(|| invalid(format!("unknown finished player '{item}'")))?;
-            if finish_order.contains(&seat) {
+        if let Some(list) = lower.strip_prefix("finished=") {
+            if index > 0 {
+                return Err(invalid("finished= comes before turns=".to_string()));
+            }
+            for item in list.split(',') {
+                let seat = read_player(item, players)
+                    .ok_or_else(|| invalid(format!("unknown finished player '{item}'")))?;
+                if finish_order.contains(&seat) {
+                    return Err(invalid(format!(
+                        "player {item} is listed twice as finished"
+                    )));
+                }
+                finish_order.push(seat);
+            }
+            if finish_order.len() >= players.max(2) {
+                return Err(invalid("too many finished players".to_string()));
+            }
+        } else if let Some(list) = lower.strip_prefix("turns=") {
+            if turns.is_some() {
+                return Err(invalid("turns= is given twice".to_string()));
+            }
+            let counts: Vec<u32> = list
+                .split(',')
+                .map(|item| {
+                    item.parse::<u32>()
+                        .ok()
+                        .filter(|_| !item.starts_with('+'))
+                        .ok_or_else(|| invalid(format!("'{item}' is not a turn count")))
+                })
+                .collect::<Result<_, _>>()?;
+            if counts.len() != players {
                 return Err(invalid(format!(
-                    "player {item} is listed twice as finished"
+                    "turns= needs one count per player ({players}), found {}",
+                    counts.len()
                 )));
             }
-            finish_order.push(seat);
-        }
-        if finish_order.len() >= players {
-            return Err(invalid("too many finished players".to_string()));
+            turns = Some(counts);
+        } else {
+            return Err(invalid(format!(
+                "unexpected '{field}' (expected finished=... or turns=...)"
+            )));
         }
     }
     Ok(ParsedPosition {
         cells,
         side,
         finish_order,
+        turns,
     })
 }
 
@@ -143,9 +177,14 @@ fn read_player(text: &str, players: usize) -> Option<Player> {
     (1..=players).contains(&number).then(|| number - 1)
 }
 
-/// Writes a position string from cells (0 empty, `n` player number `n`), the side to move and the
-/// finished seats in finishing order.
-pub fn write_position(cells: &[u8; HOLES], side: Player, finish_order: &[Player]) -> String {
+/// Writes a position string from cells (0 empty, `n` player number `n`), the side to move, the
+/// finished seats in finishing order and, while they matter, the turns each seat has taken.
+pub fn write_position(
+    cells: &[u8; HOLES],
+    side: Player,
+    finish_order: &[Player],
+    turns: Option<&[u8]>,
+) -> String {
     let mut text: String = cells
         .iter()
         .map(|&cell| {
@@ -164,6 +203,11 @@ pub fn write_position(cells: &[u8; HOLES], side: Player, finish_order: &[Player]
             .map(|seat| (seat + 1).to_string())
             .collect();
         text.push_str(" finished=");
+        text.push_str(&list.join(","));
+    }
+    if let Some(turns) = turns {
+        let list: Vec<String> = turns.iter().map(|count| count.to_string()).collect();
+        text.push_str(" turns=");
         text.push_str(&list.join(","));
     }
     text
@@ -255,7 +299,7 @@ mod tests {
         let mut cells = [0u8; HOLES];
         cells[..10].fill(1);
         cells[111..].fill(2);
-        let text = write_position(&cells, 1, &[]);
+        let text = write_position(&cells, 1, &[], None);
         assert_eq!(text.len(), 123);
         let parsed = read_position(&text, 2).unwrap();
         assert_eq!(parsed.cells, cells);
@@ -267,6 +311,13 @@ mod tests {
         assert!(read_position(&format!("{text} finished=1,2"), 2).is_err());
         assert!(read_position(&format!("{text} done=1"), 2).is_err());
         assert!(read_position(&format!("{text} finished=1 x"), 2).is_err());
+        let counted = read_position(&format!("{text} finished=1 turns=3,30"), 2).unwrap();
+        assert_eq!(counted.turns, Some(vec![3, 30]));
+        assert_eq!(counted.finish_order, vec![0]);
+        assert!(read_position(&format!("{text} turns=3,30 finished=1"), 2).is_err());
+        assert!(read_position(&format!("{text} turns=3"), 2).is_err());
+        assert!(read_position(&format!("{text} turns=3,x"), 2).is_err());
+        assert!(read_position(&format!("{text} turns=1,2 turns=1,2"), 2).is_err());
         assert!(read_position(&text[1..], 2).is_err());
         assert!(read_position(&text.replacen('.', "x", 1), 2).is_err());
         assert!(read_position(&text.replacen('.', "2", 1), 2).is_err());

@@ -406,7 +406,12 @@ fn the_move_cap_ends_the_game_and_ranks_by_progress() {
 
 #[test]
 fn the_third_repetition_ends_the_game() {
+    // A loaded position without turns= counts every player's turns as taken.
     let mut position = game(2, Jumps::Standard);
+    let start_text = position.position_string();
+    assert!(start_text.ends_with(" 1 turns=0,0"), "{start_text}");
+    let start_text = start_text.replace(" turns=0,0", "");
+    position.set_position_string(&start_text).unwrap();
     let start_hash = position.hash();
     let cycle = ["8-17", "113-105", "17-8", "105-113"];
     for (ply, text) in cycle.iter().chain(cycle.iter()).enumerate() {
@@ -421,6 +426,7 @@ fn the_third_repetition_ends_the_game() {
     assert_eq!(outcome.winner(), None);
     // Undo brings the game back.
     let mut again = game(2, Jumps::Standard);
+    again.set_position_string(&start_text).unwrap();
     let mut undos = Vec::new();
     for text in cycle.iter().chain(cycle.iter()) {
         let mv = again.parse_move(text).unwrap();
@@ -667,4 +673,236 @@ fn diagram_shows_the_star() {
     );
     assert!(diagram.contains("player 1 to move"));
     assert!(diagram.contains("player 2 camp 3 -> 6"));
+}
+
+/// A start position for `key=value` options.
+fn with_rules(options: &str) -> ChineseCheckers {
+    let pairs: Vec<(String, String)> = options
+        .split_whitespace()
+        .map(|word| {
+            let (key, value) = word.split_once('=').unwrap();
+            (key.to_string(), value.to_string())
+        })
+        .collect();
+    ChineseCheckers::from_options(&pairs).unwrap()
+}
+
+fn load_with(options: &str, text: &str) -> ChineseCheckers {
+    let mut position = with_rules(options);
+    position.set_position_string(text).unwrap();
+    position
+}
+
+fn play_text(position: &mut ChineseCheckers, text: &str) {
+    let mv = position.parse_move(text).unwrap();
+    position
+        .try_play(mv)
+        .unwrap_or_else(|error| panic!("{text}: {error}"));
+}
+
+#[test]
+fn without_the_goal_lock_pieces_may_leave_the_goal() {
+    let inside = at(-3, 13);
+    let outside = at(-4, 12);
+    let mut first = vec![inside];
+    first.extend(centre_row(9, 0));
+    let second = holes_of(CAMP_MASKS[2]);
+    let text = position_text(&[first, second], 0, "");
+    let mut locked = load_with("players=2", &text);
+    assert!(locked
+        .try_play(ChineseCheckersMove::new(inside, outside))
+        .is_err());
+    let mut free = load_with("players=2 goal_lock=off", &text);
+    free.try_play(ChineseCheckersMove::new(inside, outside))
+        .unwrap();
+    assert_eq!(free.pieces(0) & bit(outside), bit(outside));
+}
+
+#[test]
+fn no_stop_side_camps_may_be_hopped_through_but_not_rested_in() {
+    // Player 1 hops from (2, 4) over (4, 4) into camp 2 at (6, 4), and on over (5, 5) to (4, 6).
+    let origin = at(2, 4);
+    let in_camp = at(6, 4);
+    let beyond = at(4, 6);
+    assert_eq!(CAMP_OF[in_camp], 2);
+    assert_eq!(CAMP_OF[beyond], 0);
+    let mut first = vec![origin, at(4, 4), at(5, 5)];
+    first.extend(holes_of(CAMP_MASKS[1]).into_iter().take(7));
+    let second = holes_of(CAMP_MASKS[4]);
+    let text = position_text(&[first, second], 0, "");
+    let open = load_with("players=2", &text);
+    let barred = load_with("players=2 side_camps=no-stop", &text);
+    let targets = |position: &ChineseCheckers| position.piece_destinations(0, origin);
+    assert_ne!(targets(&open) & bit(in_camp), 0);
+    assert_ne!(targets(&open) & bit(beyond), 0);
+    assert_eq!(targets(&barred) & bit(in_camp), 0);
+    assert_ne!(targets(&barred) & bit(beyond), 0, "a hop through camp 2");
+    let error = barred
+        .clone()
+        .try_play(ChineseCheckersMove::new(origin, in_camp))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("neither player 1's home nor its goal"),
+        "{error}"
+    );
+    // The home and goal camps stay open: a step back home is fine.
+    let mut home = barred.clone();
+    play(&mut home, at(4, 4), at(3, 3));
+}
+
+#[test]
+fn solitaire_ends_when_the_goal_is_full() {
+    let (nine, empty, outside) = almost_full(4);
+    let mut pieces = nine;
+    pieces.push(outside);
+    let text = position_text(&[pieces], 0, "");
+    let mut position = load_with("players=1", &text);
+    assert_eq!(position.player_count(), 1);
+    assert!(position.outcome().is_none());
+    play(&mut position, outside, empty);
+    let outcome = position.outcome().expect("the goal is full");
+    assert_eq!(outcome.place(0), 1);
+    assert_eq!(position.format_result(&outcome), "1");
+    assert!(position.position_string().ends_with(" 1 finished=1"));
+    // A finished solitaire game reloads (there is no one else to move).
+    let reloaded = load_with("players=1", &position.position_string());
+    assert_eq!(reloaded.hash(), position.hash());
+    assert!(reloaded.outcome().is_some());
+    // Cut short by the move cap, the crossing has failed.
+    let mut short = load_with("players=1 max_moves=1", &text);
+    let away = NEIGHBOURS[outside]
+        .iter()
+        .map(|&hole| hole as usize)
+        .find(|&hole| hole < HOLES && CAMP_OF[hole] == 0)
+        .unwrap();
+    play(&mut short, outside, away);
+    let outcome = short.outcome().expect("the cap");
+    assert_eq!(outcome.place(0), 2);
+    assert_eq!(short.format_result(&outcome), "0");
+    // From the start, the solitaire player has player 1's fourteen opening moves.
+    assert_eq!(with_rules("players=1").perft(1), 14);
+}
+
+/// The six-player long-jump opening of issue 12: player 3 leaves hole 86 of its home camp at ply
+/// 3, and player 6 fills it from its own camp at ply 6.
+const SIX_PLAYER_SPOIL: [&str; 6] = ["4-15", "20-19", "86-84", "113-105", "76-78", "36-86"];
+
+#[test]
+fn nobody_finishes_on_the_holes_another_player_has_just_left() {
+    for options in [
+        "players=6 jumps=long",
+        "players=6 jumps=long finish=all",
+        "players=6 jumps=long spoil_after=5",
+    ] {
+        let mut position = with_rules(options);
+        for text in SIX_PLAYER_SPOIL {
+            play_text(&mut position, text);
+        }
+        assert_eq!(
+            position.occupied() & CAMP_MASKS[3],
+            CAMP_MASKS[3],
+            "camp 3 is full"
+        );
+        assert_eq!(position.place(5), None, "{options}");
+        assert!(!position.goal_reached(5), "{options}");
+        assert_eq!(position.side_to_move(), 0);
+    }
+    // The old rule, where other players' pieces always count, let player 6 finish there.
+    let mut old = with_rules("players=6 jumps=long spoil_after=0");
+    for text in SIX_PLAYER_SPOIL {
+        play_text(&mut old, text);
+    }
+    assert_eq!(old.place(5), Some(1));
+}
+
+#[test]
+fn a_spoiler_cannot_block_a_goal_for_good() {
+    // Two players: player 2 keeps one piece at home, in player 1's goal; player 1 fills the rest.
+    let (nine, empty, _) = almost_full(4);
+    let spoiler = nine[0];
+    let mut first: Vec<usize> = nine[1..].to_vec();
+    first.push(empty);
+    first.push(at(0, 8));
+    let mut second = vec![spoiler];
+    second.extend(centre_row(4, 0));
+    second.extend((0..5).map(|index| at(-7 + 2 * index, 5)));
+    let board = position_text(&[first.clone(), second.clone()], 0, "");
+    // Player 2 has taken 29 turns of 30: its piece does not count yet.
+    let counting = format!("{board} turns=30,29");
+    let mut position = load_with("players=2", &counting);
+    assert_eq!(position.position_string(), counting);
+    assert!(position.outcome().is_none());
+    assert!(!position.goal_reached(0));
+    play(&mut position, at(0, 8), at(1, 9));
+    assert!(position.outcome().is_none());
+    // Player 2's thirtieth turn, away from home: now its piece there counts and player 1 is done.
+    play(&mut position, at(-7, 5), at(-6, 6));
+    assert_eq!(
+        position.outcome().and_then(|outcome| outcome.winner()),
+        Some(0)
+    );
+    assert!(position.position_string().ends_with(" finished=1"));
+    // Without turn counts (every player has had its turns) player 1 has finished at once.
+    let second_to_move = position_text(&[first, second], 1, "");
+    let mut late = load_with("players=2", &second_to_move);
+    assert_eq!(late.place(0), Some(1));
+    assert!(late.outcome().is_some());
+    // With finish=all, the spoiler blocks the goal: player 1 must wait for it to leave.
+    late = load_with("players=2 finish=all", &board);
+    assert_eq!(late.place(0), None);
+    assert!(late.outcome().is_none());
+}
+
+#[test]
+fn turn_counts_stop_mattering_after_spoil_after_turns() {
+    let mut position = with_rules("players=2 spoil_after=3");
+    assert!(position.position_string().ends_with(" 1 turns=0,0"));
+    let mut moves = Vec::new();
+    for ply in 1..=6 {
+        position.generate_moves(&mut moves);
+        position.try_play(moves[0]).unwrap();
+        let text = position.position_string();
+        let expected = match ply {
+            1 => " turns=1,0",
+            2 => " turns=1,1",
+            3 => " turns=2,1",
+            4 => " turns=2,2",
+            5 => " turns=3,2",
+            _ => "",
+        };
+        if expected.is_empty() {
+            assert!(!text.contains("turns="), "{text}");
+        } else {
+            assert!(text.ends_with(expected), "{text}");
+        }
+        let reloaded = load_with("players=2 spoil_after=3", &text);
+        assert_eq!(reloaded.hash(), position.hash());
+    }
+    // Counts are refused where the rule does not use them.
+    let board = &position.position_string()[..HOLES];
+    for options in ["players=2 finish=all", "players=2 spoil_after=0"] {
+        let mut other = with_rules(options);
+        assert!(other
+            .set_position_string(&format!("{board} 1 turns=1,1"))
+            .is_err());
+    }
+}
+
+#[test]
+fn finished_players_must_have_pieces_in_their_goal() {
+    // Issue 8: `setposition <start> 1 finished=2` was accepted.
+    let mut position = game(2, Jumps::Standard);
+    let before = position.clone();
+    let board = &position.position_string()[..HOLES];
+    let error = position
+        .set_position_string(&format!("{board} 1 finished=2"))
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("player 2 is listed as finished"),
+        "{error}"
+    );
+    assert_eq!(position, before);
+    assert!(position.outcome().is_none());
 }

@@ -1,0 +1,132 @@
+//! Tunes the Chinese Checkers evaluation weights by self-play: a coordinate search in which each
+//! candidate (one weight moved by one step) plays the current weights at a fixed depth, from
+//! greedy openings, with the seats rotating; a candidate that scores above `--accept` replaces
+//! them. Fixed depths and one thread make every run give the same games.
+//!
+//!     cargo run --release --example chinese_checkers_tune -- --players 2 --depth 3 --games 40
+//!
+//! The score of a game is 1 for first place, 0 for last, evenly between (a shared place counts
+//! its average).
+
+use clap::Parser;
+use std::time::Duration;
+use tabula::games::chinese_checkers::evaluation::Weights;
+use tabula::games::chinese_checkers::Rules;
+use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
+
+#[derive(Parser)]
+struct Arguments {
+    /// Players per game; the candidate takes one seat, the current weights the others.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Search depth of every seat.
+    #[arg(long, default_value_t = 3)]
+    depth: u32,
+    /// Games per candidate.
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// Greedy opening plies.
+    #[arg(long, default_value_t = 4)]
+    opening: usize,
+    /// A candidate replaces the current weights when it scores above this.
+    #[arg(long, default_value_t = 0.55)]
+    accept: f64,
+    /// Rounds over all the weights.
+    #[arg(long, default_value_t = 2)]
+    rounds: usize,
+    /// Games at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Search mode flag of every seat (`brs` or `paranoid`).
+    #[arg(long, default_value = "brs")]
+    search: String,
+}
+
+/// The candidate's mean score over a match against `current`.
+fn score(arguments: &Arguments, candidate: Weights, current: Weights, seed: u64) -> f64 {
+    let players = arguments.players;
+    let contender: Contender = format!("8:{}", arguments.search)
+        .parse()
+        .expect("a contender");
+    let mut weights = vec![current; players];
+    weights[0] = candidate;
+    let settings = MatchSettings {
+        rules: Rules {
+            players,
+            ..Rules::default()
+        },
+        lineup: vec![contender; players],
+        games: arguments.games,
+        movetime: Duration::from_secs(60),
+        hash_megabytes: 16,
+        seed,
+        jobs: arguments.jobs,
+        opening_plies: arguments.opening * players,
+        weights,
+        depth: Some(arguments.depth),
+        nodes: None,
+    };
+    let results = play_match(&settings, &mut |_| {});
+    let total: f64 = results
+        .iter()
+        .map(|result| {
+            let place = result.places[0] as f64;
+            let shared = result
+                .places
+                .iter()
+                .filter(|&&other| other == result.places[0])
+                .count();
+            // Places place .. place + shared - 1 are shared: take their average.
+            let average = place + (shared as f64 - 1.0) / 2.0;
+            (players as f64 - average) / (players as f64 - 1.0)
+        })
+        .sum();
+    total / results.len().max(1) as f64
+}
+
+fn main() {
+    let arguments = Arguments::parse();
+    let mut current = Weights::DEFAULT;
+    println!(
+        "players {}, depth {}, {} games a candidate, opening {} plies a player, search {}",
+        arguments.players, arguments.depth, arguments.games, arguments.opening, arguments.search
+    );
+    println!("start: {current:?}");
+    type Field = (&'static str, fn(&mut Weights) -> &mut i32, i32);
+    let fields: [Field; 7] = [
+        ("sideways", |w| &mut w.sideways, 2),
+        ("side_camp", |w| &mut w.side_camp, 16),
+        ("straggler", |w| &mut w.straggler, 2),
+        ("straggler_free", |w| &mut w.straggler_free, 2),
+        ("spread", |w| &mut w.spread, 4),
+        ("hop", |w| &mut w.hop, 4),
+        ("tempo", |w| &mut w.tempo, 4),
+    ];
+    let mut seed = 1;
+    for round in 1..=arguments.rounds {
+        for (name, field, step) in fields {
+            for sign in [1, -1] {
+                let mut candidate = current;
+                let value = field(&mut candidate);
+                *value = (*value + sign * step).max(0);
+                if candidate == current {
+                    continue;
+                }
+                let result = score(&arguments, candidate, current, seed);
+                seed += 1;
+                let accepted = result > arguments.accept;
+                println!(
+                    "round {round} {name} {} -> {}: score {result:.3}{}",
+                    field(&mut current.clone()),
+                    field(&mut candidate.clone()),
+                    if accepted { " accepted" } else { "" }
+                );
+                if accepted {
+                    current = candidate;
+                    break;
+                }
+            }
+        }
+        println!("after round {round}: {current:?}");
+    }
+}

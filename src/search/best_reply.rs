@@ -1,0 +1,320 @@
+//! Best-reply search (Schadd and Winands, 2011) for three or more players.
+//!
+//! After each move of the root player, the coalition's turn is a single node: every move of every
+//! opponent still playing, as if that opponent moved now and the others skipped their turns (with
+//! [`Game::null_move`]); the coalition keeps the reply that is worst for the root player, and the
+//! root player moves again. A search of depth `d` thus gives the root player `d / 2` moves of its
+//! own whatever the number of players, where paranoid search gives it one move per round.
+//!
+//! Values at these nodes are kept for the coalition, the side to move there, as negamax keeps them.
+
+use super::{
+    flush_nodes, negamax, stopped, terminal_value, Shared, Worker, CHECK_INTERVAL, MAX_PLY,
+};
+use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
+use crate::score::{self, INFINITY};
+use crate::transposition::Bound;
+use std::sync::atomic::Ordering;
+
+/// Ordering bonus of the table move and of the killers.
+const TABLE_MOVE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+/// Weight of the game's hint against history.
+const HINT_WEIGHT: i32 = 16;
+/// Only this many replies, the first in move order, are searched at a coalition node: with five
+/// opponents a node has some two hundred, and the search only reaches depth 4 in time when most
+/// are pruned (measured in six-player Chinese Checkers against greedy players at depth 4: 25 of
+/// 30 games won with 16 replies, at a twelfth of the time of all replies).
+const BEST_REPLIES: usize = 16;
+
+/// A reply: the opponent `skipped` turns after the first one to move, and its move.
+#[derive(Clone, Copy)]
+struct Reply<M> {
+    skipped: u8,
+    seat: u8,
+    mv: M,
+    order: i32,
+}
+
+/// The value for the root player of the position after its move (the coalition to move), searched
+/// `depth` plies deep.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn after_root_move<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    -coalition_node(worker, position, depth, ply, -beta, -alpha, pv_node, shared)
+}
+
+/// The value for the root player where the coalition's turn is over: a finished game, a leaf, or
+/// a node where the root player moves.
+#[allow(clippy::too_many_arguments)]
+fn root_value<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    let root = shared.root_player;
+    match position.outcome() {
+        Some(outcome) => terminal_value(&outcome, root, ply, shared),
+        None if position.side_to_move() == root => {
+            negamax(worker, position, depth, ply, alpha, beta, pv_node, shared)
+        }
+        // The root player has finished while the others play on: its place is settled.
+        None => position.evaluate(root, shared.strength),
+    }
+}
+
+/// Counts a node and checks the limits, as negamax does; true when the search must stop.
+fn enter<G: Game>(worker: &mut Worker<G>, ply: usize, shared: &Shared) -> bool {
+    worker.pv[ply].clear();
+    worker.nodes += 1;
+    worker.unreported += 1;
+    worker.selective_depth = worker.selective_depth.max(ply);
+    if worker.unreported >= CHECK_INTERVAL {
+        flush_nodes(worker, shared);
+        let over_nodes = shared
+            .limits
+            .nodes
+            .is_some_and(|limit| shared.nodes.load(Ordering::Relaxed) >= limit);
+        if over_nodes || shared.out_of_time() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    stopped(worker, shared)
+}
+
+/// Every reply of every opponent, in turn order, with ordering scores.
+fn replies<G: Game>(
+    worker: &Worker<G>,
+    position: &mut G,
+    table_code: Option<u16>,
+    ply: usize,
+    shared: &Shared,
+) -> Vec<Reply<G::Move>> {
+    let null = position
+        .null_move()
+        .expect("best-reply search needs a null move");
+    let killers = worker.killers.get(ply);
+    let mut found = Vec::new();
+    let mut undos = Vec::new();
+    let mut moves = Vec::new();
+    let mut hints = Vec::new();
+    for skipped in 0..shared.players {
+        let seat = position.side_to_move();
+        if seat == shared.root_player || position.outcome().is_some() {
+            break;
+        }
+        position.search_moves(&mut moves);
+        hints.clear();
+        hints.resize(moves.len(), 0);
+        position.score_moves(&moves, &mut hints);
+        for (&mv, &hint) in moves.iter().zip(&hints) {
+            let order = if Some(mv.code()) == table_code {
+                TABLE_MOVE
+            } else if Some(mv) == killers[0] || Some(mv) == killers[1] {
+                KILLER
+            } else {
+                hint * HINT_WEIGHT + worker.history.get(seat, mv.code())
+            };
+            found.push(Reply {
+                skipped: skipped as u8,
+                seat: seat as u8,
+                mv,
+                order,
+            });
+        }
+        undos.push(position.play_unchecked(null));
+    }
+    while let Some(undo) = undos.pop() {
+        position.undo(null, undo);
+    }
+    found.sort_by_key(|reply| std::cmp::Reverse(reply.order));
+    found
+}
+
+/// Plays `reply` with the skipped turns before it and after it, up to the root player's turn (or
+/// the end of the game), searches on, and takes it all back. Returns the value for the coalition.
+#[allow(clippy::too_many_arguments)]
+fn search_reply<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    reply: Reply<G::Move>,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    let null = position
+        .null_move()
+        .expect("best-reply search needs a null move");
+    // At most one turn of each seat is played: the skipped ones, the reply, the skipped ones.
+    let mut played: [Option<(G::Move, G::Undo)>; 2 * MAX_PLAYERS] = [None; 2 * MAX_PLAYERS];
+    let mut count = 0;
+    for _ in 0..reply.skipped {
+        played[count] = Some((null, position.play_unchecked(null)));
+        count += 1;
+    }
+    played[count] = Some((reply.mv, position.play_unchecked(reply.mv)));
+    count += 1;
+    for _ in 0..shared.players {
+        if position.side_to_move() == shared.root_player || position.outcome().is_some() {
+            break;
+        }
+        played[count] = Some((null, position.play_unchecked(null)));
+        count += 1;
+    }
+    shared.table.prefetch(position.hash() ^ shared.root_key);
+    let value = -root_value(worker, position, depth, ply, -beta, -alpha, pv_node, shared);
+    for (mv, undo) in played[..count].iter().rev().flatten() {
+        position.undo(*mv, *undo);
+    }
+    value
+}
+
+/// The coalition's turn: the best reply for the coalition among all opponents' moves, as a
+/// principal-variation search with a transposition table. Returns the coalition's value.
+#[allow(clippy::too_many_arguments)]
+fn coalition_node<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    depth: i32,
+    ply: usize,
+    mut alpha: i32,
+    mut beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    if enter(worker, ply, shared) {
+        return 0;
+    }
+    if depth <= 0 || ply >= MAX_PLY || position.outcome().is_some() {
+        return -root_value(worker, position, 0, ply, -beta, -alpha, false, shared);
+    }
+    alpha = alpha.max(-score::win_in(ply, score::MAX_MARGIN));
+    beta = beta.min(score::win_in(ply, score::MAX_MARGIN));
+    if alpha >= beta {
+        return alpha;
+    }
+    let key = position.hash() ^ shared.root_key;
+    let entry = shared.table.probe(key);
+    if let Some(entry) = entry {
+        if !pv_node && entry.depth as i32 >= depth {
+            let stored = score::from_table(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => stored >= beta,
+                Bound::Upper => stored <= alpha,
+            };
+            if cut {
+                return stored;
+            }
+        }
+    }
+    let table_code = entry.and_then(|entry| entry.move_code);
+    let mut list = replies(worker, position, table_code, ply, shared);
+    list.truncate(BEST_REPLIES);
+    if list.is_empty() {
+        return -root_value(worker, position, 0, ply, -beta, -alpha, false, shared);
+    }
+    let original_alpha = alpha;
+    let mut best = -INFINITY;
+    let mut best_move = None;
+    let mut cutoff = false;
+    for (index, &reply) in list.iter().enumerate() {
+        let value = if index == 0 {
+            search_reply(
+                worker,
+                position,
+                reply,
+                depth - 1,
+                ply + 1,
+                alpha,
+                beta,
+                pv_node,
+                shared,
+            )
+        } else {
+            let probe = search_reply(
+                worker,
+                position,
+                reply,
+                depth - 1,
+                ply + 1,
+                alpha,
+                alpha + 1,
+                false,
+                shared,
+            );
+            if probe > alpha && probe < beta && pv_node && !stopped(worker, shared) {
+                search_reply(
+                    worker,
+                    position,
+                    reply,
+                    depth - 1,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    true,
+                    shared,
+                )
+            } else {
+                probe
+            }
+        };
+        if stopped(worker, shared) {
+            return 0;
+        }
+        if value > best {
+            best = value;
+            if value > alpha {
+                best_move = Some(reply.mv);
+                alpha = value;
+                if pv_node {
+                    let (head, tail) = worker.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(reply.mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if value >= beta {
+                    cutoff = true;
+                    worker.killers.record(ply, reply.mv);
+                    let tried: &[G::Move] = &[];
+                    worker
+                        .history
+                        .reward(reply.seat as Player, reply.mv.code(), tried, depth);
+                    break;
+                }
+            }
+        }
+    }
+    let bound = if cutoff {
+        Bound::Lower
+    } else if best > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    shared.table.store(
+        key,
+        best_move.map(|mv| mv.code()),
+        score::to_table(best, ply),
+        0,
+        depth.clamp(0, 255) as u8,
+        bound,
+    );
+    best
+}

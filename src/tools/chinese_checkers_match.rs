@@ -1,0 +1,426 @@
+//! Chinese Checkers games between seats played in-process: Tabula levels (with paranoid or
+//! best-reply search, with or without the race solver) and the greedy player, seats rotating
+//! from game to game, results per contender and per seat.
+//!
+//! Each contender has its own transposition table and search threads, as separate engines would.
+//! A move is chosen the way the engine chooses it: the game's direct move first (the greedy player
+//! at level 1, the race solver once contact is over), otherwise the search with the level's depth
+//! cap, evaluation strength and time cap, within the match's time per move.
+
+use crate::game::{DirectRequest, Game, MultiplayerSearch};
+use crate::games::chinese_checkers::evaluation::Weights;
+use crate::games::chinese_checkers::{greedy, ChineseCheckers, Rules};
+use crate::search::{self, SearchRequest, Worker};
+use crate::time_management::{self, Limits};
+use crate::transposition::TranspositionTable;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// One player of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// The reference design's greedy player (what level 1 plays).
+    Greedy,
+    /// A Tabula level.
+    Engine {
+        /// 1 to 8.
+        level: u8,
+        /// How three or more players are searched.
+        search: MultiplayerSearch,
+        /// Whether the race solver plays once contact is over.
+        race: bool,
+    },
+}
+
+impl FromStr for Contender {
+    type Err = String;
+
+    /// `greedy`, or a level `1`..`8` followed by any of `:brs`, `:paranoid` and `:norace`
+    /// (default: the game's own search, with the race solver).
+    fn from_str(text: &str) -> Result<Contender, String> {
+        let lower = text.to_ascii_lowercase();
+        if lower == "greedy" {
+            return Ok(Contender::Greedy);
+        }
+        let mut parts = lower.split(':');
+        let level: u8 = parts
+            .next()
+            .and_then(|level| level.trim_start_matches('l').parse().ok())
+            .filter(|level| (1..=8).contains(level))
+            .ok_or_else(|| format!("'{text}': expected greedy or a level 1..8"))?;
+        let mut search = ChineseCheckers::default().multiplayer_search();
+        let mut race = true;
+        for flag in parts {
+            match flag {
+                "brs" => search = MultiplayerSearch::BestReply,
+                "paranoid" => search = MultiplayerSearch::Paranoid,
+                "norace" => race = false,
+                _ => return Err(format!("'{text}': unknown flag '{flag}'")),
+            }
+        }
+        Ok(Contender::Engine {
+            level,
+            search,
+            race,
+        })
+    }
+}
+
+impl fmt::Display for Contender {
+    fn fmt(&self, out: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Contender::Greedy => write!(out, "greedy"),
+            Contender::Engine {
+                level,
+                search,
+                race,
+            } => {
+                write!(out, "L{level}")?;
+                if *search == MultiplayerSearch::BestReply {
+                    write!(out, ":brs")?;
+                } else {
+                    write!(out, ":paranoid")?;
+                }
+                if !race {
+                    write!(out, ":norace")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// The rules (the player count among them).
+    pub rules: Rules,
+    /// One contender per seat, in the order of the first game; game `g` seats contender `i` at
+    /// seat `(i + g) % players`.
+    pub lineup: Vec<Contender>,
+    /// Games to play.
+    pub games: usize,
+    /// Time per move of the engines (a level's own cap may be lower).
+    pub movetime: Duration,
+    /// Transposition table of each engine, in MB.
+    pub hash_megabytes: usize,
+    /// The seed of the greedy players' draws and of the openings.
+    pub seed: u64,
+    /// Games played at once, each on one thread.
+    pub jobs: usize,
+    /// Plies played by the greedy player (seeded per game) before the contenders take over, so
+    /// that games between deterministic engines differ.
+    pub opening_plies: usize,
+    /// The evaluation weights of each contender (lineup order); empty for the defaults.
+    pub weights: Vec<Weights>,
+    /// A fixed search depth for every engine instead of the levels' limits and the time (for
+    /// reproducible tuning).
+    pub depth: Option<u32>,
+    /// A node budget per move instead of the time: a machine's load then changes nothing (the
+    /// levels' depth caps still apply; the race solver keeps `movetime`).
+    pub nodes: Option<u64>,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every player but one (solitaire: the player) finished.
+    Finished,
+    /// The move cap.
+    Cap,
+    /// A third repetition.
+    Repetition,
+}
+
+/// One game's result.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The game's number, from 0.
+    pub index: usize,
+    /// The seat of each contender (lineup order).
+    pub seats: Vec<usize>,
+    /// The place of each contender (lineup order), 1 first.
+    pub places: Vec<u8>,
+    /// How the game ended.
+    pub end: End,
+    /// Plies played.
+    pub plies: u32,
+    /// Thinking time of each contender (lineup order).
+    pub time: Vec<Duration>,
+    /// Moves of each contender (lineup order).
+    pub moves: Vec<u32>,
+    /// The moves each contender had made when it finished (lineup order), if it did.
+    pub finished_after: Vec<Option<u32>>,
+}
+
+/// One contender's engine: its table and search threads.
+struct Seat {
+    table: TranspositionTable,
+    workers: Vec<Worker<ChineseCheckers>>,
+}
+
+/// Chooses `contender`'s move in `position`.
+fn choose(
+    contender: Contender,
+    seat: Option<&mut Seat>,
+    position: &ChineseCheckers,
+    settings: &MatchSettings,
+    seed: u64,
+) -> crate::games::chinese_checkers::ChineseCheckersMove {
+    let movetime = settings.movetime;
+    let (level, mode, race) = match contender {
+        Contender::Greedy => {
+            return greedy::greedy_move(position, seed).expect("a game in progress has a move")
+        }
+        Contender::Engine {
+            level,
+            search,
+            race,
+        } => (level, search, race),
+    };
+    let start = Instant::now();
+    let profile = position.level_profile(level);
+    let time = profile.time.map_or(movetime, |cap| cap.min(movetime));
+    let timed = time_management::move_time(time, Duration::ZERO);
+    let limits = match (settings.depth, settings.nodes) {
+        (Some(depth), _) => Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        (None, Some(nodes)) => Limits {
+            depth: profile.depth,
+            nodes: Some(nodes),
+            ..Limits::default()
+        },
+        (None, None) => Limits {
+            depth: profile.depth,
+            ..Limits::default()
+        }
+        .tightest(timed),
+    };
+    let stop = AtomicBool::new(false);
+    if race || level <= 1 {
+        let request = DirectRequest {
+            level,
+            seed,
+            stop: &stop,
+            start,
+            hard_time: limits.hard_time.or(timed.hard_time),
+        };
+        if let Some(direct) = position.direct_move(&request) {
+            return direct.mv;
+        }
+    }
+    let seat = seat.expect("an engine seat");
+    let request = SearchRequest {
+        limits,
+        threads: 1,
+        strength: profile.strength,
+        multi_pv: 1,
+        instant_single_move: true,
+    };
+    let outcome = search::search_with(
+        position,
+        &request,
+        mode,
+        &seat.table,
+        &stop,
+        &mut seat.workers,
+        &mut |_| {},
+    );
+    outcome.best_move().expect("a game in progress has a move")
+}
+
+/// Plays game `index` of the match.
+pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
+    let players = settings.rules.players;
+    let mut position = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
+    let seats: Vec<usize> = (0..players)
+        .map(|entry| (entry + index) % players)
+        .collect();
+    let mut at_seat = vec![0; players];
+    for (entry, &seat) in seats.iter().enumerate() {
+        at_seat[seat] = entry;
+    }
+    let mut engines: Vec<Option<Seat>> = settings
+        .lineup
+        .iter()
+        .map(|contender| match contender {
+            Contender::Greedy => None,
+            Contender::Engine { .. } => Some(Seat {
+                table: TranspositionTable::new(settings.hash_megabytes),
+                workers: Vec::new(),
+            }),
+        })
+        .collect();
+    let game_seed = crate::zobrist::mix(settings.seed ^ crate::zobrist::mix(index as u64));
+    let mut time = vec![Duration::ZERO; players];
+    let mut moves = vec![0; players];
+    let mut finished_after: Vec<Option<u32>> = vec![None; players];
+    let mut ply = 0u64;
+    while position.outcome().is_none() {
+        let seat = position.side_to_move();
+        let entry = at_seat[seat];
+        let seed = crate::zobrist::mix(game_seed ^ ply);
+        let started = Instant::now();
+        let mv = if (ply as usize) < settings.opening_plies {
+            greedy::greedy_move(&position, seed).expect("a move")
+        } else if let Some(&weights) = settings.weights.get(entry) {
+            let mut weighted = position.clone();
+            weighted.set_weights(weights);
+            choose(
+                settings.lineup[entry],
+                engines[entry].as_mut(),
+                &weighted,
+                settings,
+                seed,
+            )
+        } else {
+            choose(
+                settings.lineup[entry],
+                engines[entry].as_mut(),
+                &position,
+                settings,
+                seed,
+            )
+        };
+        time[entry] += started.elapsed();
+        moves[entry] += 1;
+        position.try_play(mv).unwrap_or_else(|error| {
+            panic!("{} played an illegal move: {error}", settings.lineup[entry])
+        });
+        ply += 1;
+        for (other, done) in finished_after.iter_mut().enumerate() {
+            if done.is_none() && position.place(seats[other]).is_some() {
+                *done = Some(moves[other]);
+            }
+        }
+    }
+    let outcome = position.outcome().expect("the game is over");
+    let end = if position.finish_order().len() >= players.saturating_sub(1).max(1) {
+        End::Finished
+    } else if position.is_repeated() {
+        End::Repetition
+    } else {
+        End::Cap
+    };
+    GameResult {
+        index,
+        places: seats.iter().map(|&seat| outcome.place(seat)).collect(),
+        seats,
+        end,
+        plies: position.ply(),
+        time,
+        moves,
+        finished_after,
+    }
+}
+
+/// Plays the match on `settings.jobs` threads, handing each result to `each` as it comes.
+pub fn play_match(settings: &MatchSettings, each: &mut dyn FnMut(&GameResult)) -> Vec<GameResult> {
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let mut results = Vec::new();
+    std::thread::scope(|scope| {
+        for _ in 0..settings.jobs.max(1) {
+            let sender = sender.clone();
+            let next = &next;
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, move || loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= settings.games {
+                        break;
+                    }
+                    if sender.send(play_game(settings, index)).is_err() {
+                        break;
+                    }
+                })
+                .expect("a game thread");
+        }
+        drop(sender);
+        for result in receiver {
+            each(&result);
+            results.push(result);
+        }
+    });
+    results.sort_by_key(|result| result.index);
+    results
+}
+
+/// The summary of a match, as text: per contender its places and time, per seat the places of
+/// each contender there, and how the games ended.
+pub fn summary(settings: &MatchSettings, results: &[GameResult]) -> String {
+    let players = settings.rules.players;
+    let mut text = String::new();
+    let games = results.len().max(1) as f64;
+    for (entry, contender) in settings.lineup.iter().enumerate() {
+        let mut counts = vec![0usize; players + 2];
+        let mut place_sum = 0.0;
+        let mut time = Duration::ZERO;
+        let mut moves = 0u32;
+        let mut finishes = Vec::new();
+        for result in results {
+            finishes.extend(result.finished_after[entry]);
+            let place = result.places[entry] as usize;
+            counts[place.min(players + 1)] += 1;
+            place_sum += place as f64;
+            time += result.time[entry];
+            moves += result.moves[entry];
+        }
+        let places: Vec<String> = (1..=players.max(2))
+            .map(|place| format!("{place}:{}", counts[place]))
+            .collect();
+        let finish = if finishes.is_empty() {
+            "never finished".to_string()
+        } else {
+            format!(
+                "finished {} times in {:.1} moves on average",
+                finishes.len(),
+                finishes.iter().sum::<u32>() as f64 / finishes.len() as f64
+            )
+        };
+        text.push_str(&format!(
+            "contender {} {contender}: first {}/{} ({:.1}%), places {}, mean place {:.2}, {finish}, {:.1} ms a move\n",
+            entry + 1,
+            counts[1],
+            results.len(),
+            100.0 * counts[1] as f64 / games,
+            places.join(" "),
+            place_sum / games,
+            time.as_secs_f64() * 1000.0 / moves.max(1) as f64
+        ));
+    }
+    for seat in 0..players {
+        let line: Vec<String> = settings
+            .lineup
+            .iter()
+            .enumerate()
+            .map(|(entry, contender)| {
+                let here: Vec<&GameResult> = results
+                    .iter()
+                    .filter(|result| result.seats[entry] == seat)
+                    .collect();
+                let firsts = here
+                    .iter()
+                    .filter(|result| result.places[entry] == 1)
+                    .count();
+                format!("{contender} first {firsts}/{}", here.len())
+            })
+            .collect();
+        text.push_str(&format!("seat {}: {}\n", seat + 1, line.join(", ")));
+    }
+    let count = |end: End| results.iter().filter(|result| result.end == end).count();
+    let plies: u32 = results.iter().map(|result| result.plies).sum();
+    text.push_str(&format!(
+        "ends: finished {}, repetition {}, cap {}; mean plies {:.0}\n",
+        count(End::Finished),
+        count(End::Repetition),
+        count(End::Cap),
+        plies as f64 / games
+    ));
+    text
+}
