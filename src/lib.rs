@@ -4,6 +4,7 @@
 //! façade ([`engine`]) → protocol front-ends ([`protocol`]).
 
 pub mod bench;
+pub mod budget;
 pub mod consistency;
 pub mod cpu;
 pub mod engine;
@@ -16,6 +17,7 @@ pub mod perft;
 pub mod protocol;
 pub mod score;
 pub mod search;
+pub mod server;
 pub mod time_management;
 pub mod tools;
 pub mod transposition;

@@ -137,6 +137,9 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
+    /// Serves engine sessions and refereed game rooms over TCP, and the web board over HTTP
+    /// (see protocol.md, "The server").
+    Serve(tabula::server::ServeArgs),
     /// Trains the Reversi pattern weights from `reversi-selfplay` files.
     ReversiTrain {
         /// Self-play files.
@@ -245,6 +248,7 @@ fn main() -> Result<()> {
         }
         Some(Command::Analyze(args)) => tools_exit(tabula::tools::analyze::run(&args)),
         Some(Command::Match(args)) => tools_exit(tabula::tools::matches::run(&args)),
+        Some(Command::Serve(args)) => tabula::server::run(args),
         Some(Command::ReversiTrain { data, out, config }) => {
             tabula::tools::reversi_training::train_files(&data, &out, &config)
         }

@@ -37,7 +37,9 @@
 //! that the new one cannot improve on. Otherwise the entry of the bucket with the lowest
 //! `depth - 4 * age` is replaced, where age counts searches since the entry was written.
 
+use crate::budget::{Budget, Grant};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
 
 /// Why a table could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +55,14 @@ pub enum TableError {
     /// The allocator refused.
     #[error("cannot allocate a {0} MB table")]
     AllocationFailed(usize),
+    /// The shared table budget (see [`crate::budget`]) has less left than the table needs.
+    #[error("a {megabytes} MB table is over the shared table budget: {available} MB of it left")]
+    OverBudget {
+        /// The size asked for.
+        megabytes: usize,
+        /// The budget left, in MB.
+        available: usize,
+    },
 }
 
 /// What kind of bound a stored score is.
@@ -98,6 +108,8 @@ pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
     salt: AtomicU64,
+    /// The share of a shared budget the table holds, given back when it is dropped.
+    _grant: Option<Grant>,
 }
 
 /// The bucket array. Probes land at random, so with 4 KiB pages nearly every probe of a large
@@ -269,7 +281,29 @@ impl TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
             salt: AtomicU64::new(0),
+            _grant: None,
         })
+    }
+
+    /// A table of about `megabytes` MB drawn from `budget` (in MB), which it holds until it is
+    /// dropped; without a budget, [`TranspositionTable::try_new`].
+    ///
+    /// # Errors
+    /// [`TableError::OverBudget`] when the budget has less left, and those of `try_new`.
+    pub fn try_new_within(
+        megabytes: usize,
+        budget: Option<&Arc<Budget>>,
+    ) -> Result<TranspositionTable, TableError> {
+        let grant = match budget {
+            None => None,
+            Some(budget) => Some(budget.try_take(megabytes).ok_or(TableError::OverBudget {
+                megabytes,
+                available: budget.available(),
+            })?),
+        };
+        let mut table = TranspositionTable::try_new(megabytes)?;
+        table._grant = grant;
+        Ok(table)
     }
 
     /// The size in bytes.

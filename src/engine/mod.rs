@@ -103,7 +103,7 @@ impl<G: Game> Engine<G> {
         settings: Settings,
         stop: Arc<StopSignal>,
     ) -> Result<Engine<G>, EngineError> {
-        let table = TranspositionTable::try_new(settings.hash_megabytes)?;
+        let table = new_table(&settings)?;
         Ok(Engine::with_table(position, settings, stop, table))
     }
 
@@ -167,7 +167,15 @@ impl<G: Game> Engine<G> {
             .set(&mut settings, value)
             .map_err(EngineError::InvalidOption)?;
         if settings.hash_megabytes != self.settings.hash_megabytes {
-            self.table = TranspositionTable::try_new(settings.hash_megabytes)?;
+            // The old table's share of a shared budget counts until the new one is made.
+            let old = std::mem::replace(&mut self.table, TranspositionTable::new(0));
+            match new_table(&settings) {
+                Ok(table) => self.table = table,
+                Err(error) => {
+                    self.table = old;
+                    return Err(error);
+                }
+            }
         }
         self.settings = settings;
         Ok(())
@@ -393,14 +401,28 @@ impl<G: Game> Engine<G> {
         }
         self.stop.arm();
         let start = Instant::now();
+        // With a shared thread budget, the search gets no more threads than are left (it waits
+        // for one while none is, until stopped); they go back when `grant` drops.
+        let wanted = self.settings.threads.max(1);
+        let grant = match &self.settings.shared {
+            Some(shared) => match shared.threads.take_up_to(wanted, self.stop.flag()) {
+                Some(grant) => Some(grant),
+                None => {
+                    self.take_back_to(before);
+                    return Err(EngineError::Stopped);
+                }
+            },
+            None => None,
+        };
+        let threads = grant.as_ref().map_or(wanted, |grant| grant.amount());
         let result = match request.mode {
-            Mode::Solve => self.solve(request.limits, start, report),
-            Mode::Play { .. } => self.run_search(1, true, request.limits, start, report),
+            Mode::Solve => self.solve(threads, request.limits, start, report),
+            Mode::Play { .. } => self.run_search(threads, 1, true, request.limits, start, report),
             Mode::Analyze { lines } => {
                 let mut moves = Vec::new();
                 self.position.search_moves(&mut moves);
                 let wanted = lines.unwrap_or(moves.len()).clamp(1, moves.len().max(1));
-                self.run_search(wanted, false, request.limits, start, report)
+                self.run_search(threads, wanted, false, request.limits, start, report)
                     .map(|mut found| {
                         found.lines.truncate(wanted);
                         found
@@ -469,6 +491,7 @@ impl<G: Game> Engine<G> {
 
     fn run_search(
         &mut self,
+        threads: usize,
         multi_pv: usize,
         instant_single_move: bool,
         limits: Option<Limits>,
@@ -480,10 +503,9 @@ impl<G: Game> Engine<G> {
         let limits = limits.unwrap_or_else(|| self.limits(&profile));
         // Exact solving near the end, for games with a solver.
         if let Some(distance) = self.position.solver_distance() {
-            let reach = profile.solve_from.min(
-                self.position
-                    .solver_reach(limits.hard_time, self.settings.threads),
-            );
+            let reach = profile
+                .solve_from
+                .min(self.position.solver_reach(limits.hard_time, threads));
             let fixed_depth =
                 self.settings.depth.is_some() || (overridden && limits.depth.is_some());
             if distance <= reach && !fixed_depth {
@@ -491,7 +513,7 @@ impl<G: Game> Engine<G> {
                     hard_time: limits.hard_time.map(|hard| hard * 7 / 10),
                     ..limits
                 };
-                if let Some(found) = self.try_solve(multi_pv > 1, solve_limits, start) {
+                if let Some(found) = self.try_solve(threads, multi_pv > 1, solve_limits, start) {
                     report(&found);
                     return Ok(found);
                 }
@@ -507,7 +529,7 @@ impl<G: Game> Engine<G> {
                 hard_time: remaining(limits.hard_time).map(|t| t.max(Duration::from_millis(1))),
                 ..limits
             },
-            threads: self.settings.threads.max(1),
+            threads,
             strength: profile.strength,
             multi_pv,
             instant_single_move,
@@ -539,6 +561,7 @@ impl<G: Game> Engine<G> {
 
     fn solve(
         &mut self,
+        threads: usize,
         limits: Option<Limits>,
         start: Instant,
         report: &mut (dyn FnMut(&Report<G::Move>) + Send),
@@ -557,7 +580,7 @@ impl<G: Game> Engine<G> {
         if limits.hard_time.is_none() {
             self.stop.begin_unbounded();
         }
-        match self.try_solve(false, limits, start) {
+        match self.try_solve(threads, false, limits, start) {
             Some(found) => {
                 report(&found);
                 Ok(found)
@@ -569,13 +592,14 @@ impl<G: Game> Engine<G> {
 
     fn try_solve(
         &mut self,
+        threads: usize,
         all_moves: bool,
         limits: Limits,
         start: Instant,
     ) -> Option<Report<G::Move>> {
         let request = SolveRequest {
             stop: self.stop.flag(),
-            threads: self.settings.threads.max(1),
+            threads,
             start,
             hard_time: limits.hard_time,
             all_moves,
@@ -620,6 +644,18 @@ impl<G: Game> Engine<G> {
             solved: true,
         })
     }
+}
+
+/// A table of the size the settings ask, from their shared budget if they have one.
+fn new_table(settings: &Settings) -> Result<TranspositionTable, EngineError> {
+    let budget = settings
+        .shared
+        .as_ref()
+        .map(|shared| &shared.table_megabytes);
+    Ok(TranspositionTable::try_new_within(
+        settings.hash_megabytes,
+        budget,
+    )?)
 }
 
 /// A search iteration as a typed report.

@@ -4,6 +4,7 @@
 //! Piskvork's `INFO` keys and NBoard's `set depth` map onto the same entries, so an option is
 //! declared once, with its type, range, default and help.
 
+use crate::budget::SharedLimits;
 use std::time::Duration;
 
 /// How long a move may think when no depth or node limit is set.
@@ -53,6 +54,9 @@ pub struct Settings {
     pub info: InfoMode,
     /// Time kept back from every move's budget for process, pipe and reply latency.
     pub overhead: Duration,
+    /// Budgets shared with other sessions in the same process (the server's): a search takes
+    /// its threads from them and a table its memory. `None`: take what the settings ask.
+    pub shared: Option<SharedLimits>,
 }
 
 impl Default for Settings {
@@ -66,6 +70,7 @@ impl Default for Settings {
             level: 8,
             info: InfoMode::Log,
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MILLIS),
+            shared: None,
         }
     }
 }

@@ -22,6 +22,7 @@ pub struct StopSignal {
     pending: AtomicUsize,
     closed: AtomicBool,
     unbounded: AtomicBool,
+    gone: AtomicBool,
 }
 
 impl StopSignal {
@@ -54,7 +55,7 @@ impl StopSignal {
     pub fn arm(&self) {
         self.flag.store(false, Ordering::SeqCst);
         self.unbounded.store(false, Ordering::SeqCst);
-        if self.pending.load(Ordering::SeqCst) > 0 {
+        if self.pending.load(Ordering::SeqCst) > 0 || self.gone.load(Ordering::SeqCst) {
             self.flag.store(true, Ordering::SeqCst);
         }
     }
@@ -74,6 +75,19 @@ impl StopSignal {
         if self.unbounded.load(Ordering::SeqCst) {
             self.flag.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// The client has gone (a network connection dropped): nobody reads any answer, so the
+    /// running search and every later one stop at once, bounded or not.
+    pub fn hang_up(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        self.close();
+        self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the client has gone.
+    pub fn is_hung_up(&self) -> bool {
+        self.gone.load(Ordering::SeqCst)
     }
 
     /// Whether the input is closed.
@@ -105,6 +119,19 @@ mod tests {
         signal.handled();
         signal.arm();
         assert!(!signal.is_raised());
+    }
+
+    #[test]
+    fn after_a_hang_up_every_search_stops_at_once() {
+        let signal = StopSignal::default();
+        signal.arm();
+        signal.hang_up();
+        assert!(signal.is_raised());
+        signal.arm();
+        assert!(
+            signal.is_raised(),
+            "a search queued behind the hang-up stops too"
+        );
     }
 
     #[test]

@@ -126,8 +126,19 @@ impl Gtp {
     /// A session on 8x8 Reversi with the given settings; with a table the machine cannot give,
     /// the default size.
     pub fn with_settings(settings: Settings, stop: Arc<StopSignal>, output: Output) -> Gtp {
-        let session = new_session("reversi", &[], settings.clone(), stop.clone(), None)
-            .or_else(|error| {
+        Gtp::try_with_settings(settings, stop, output)
+            .expect("8x8 Reversi with the default table always exists")
+    }
+
+    /// [`Gtp::with_settings`], or the error when not even the default table can be had (a server
+    /// whose shared table memory is used up).
+    pub fn try_with_settings(
+        settings: Settings,
+        stop: Arc<StopSignal>,
+        output: Output,
+    ) -> Result<Gtp, EngineError> {
+        let session =
+            new_session("reversi", &[], settings.clone(), stop.clone(), None).or_else(|error| {
                 log::warn!(
                     "{error}: using a {} MB table",
                     Settings::default().hash_megabytes
@@ -137,14 +148,13 @@ impl Gtp {
                     ..settings
                 };
                 new_session("reversi", &[], settings, stop.clone(), None)
-            })
-            .expect("8x8 Reversi with the default table always exists");
-        Gtp {
+            })?;
+        Ok(Gtp {
             session,
             stop,
             output,
             komi: 0.0,
-        }
+        })
     }
 
     /// The game in progress.

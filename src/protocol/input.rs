@@ -18,6 +18,28 @@ use std::sync::Arc;
 /// The longest line accepted, in bytes; longer lines are refused whole.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// How many read lines may wait for the protocol thread; past that the reader waits too, so a
+/// client that floods a busy engine holds at most this many lines in memory.
+pub const QUEUE_LIMIT: usize = 1024;
+
+/// What a reader accepts: the longest line and the number of lines that may wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReaderLimits {
+    /// The longest line accepted, in bytes; longer lines are refused whole.
+    pub max_line: usize,
+    /// How many lines may wait for the protocol thread.
+    pub queue: usize,
+}
+
+impl Default for ReaderLimits {
+    fn default() -> Self {
+        ReaderLimits {
+            max_line: MAX_LINE,
+            queue: QUEUE_LIMIT,
+        }
+    }
+}
+
 /// How a line affects a running search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interrupt {
@@ -61,6 +83,15 @@ pub fn read_capped_line(
     reader: &mut impl BufRead,
     buffer: &mut Vec<u8>,
 ) -> std::io::Result<Option<bool>> {
+    read_line_within(reader, buffer, MAX_LINE)
+}
+
+/// [`read_capped_line`] with another cap than [`MAX_LINE`].
+pub fn read_line_within(
+    reader: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+    max_line: usize,
+) -> std::io::Result<Option<bool>> {
     buffer.clear();
     let mut too_long = false;
     let mut any = false;
@@ -79,7 +110,7 @@ pub fn read_capped_line(
             None => (available, false),
         };
         if !too_long {
-            if buffer.len() + chunk.len() > MAX_LINE {
+            if buffer.len() + chunk.len() > max_line {
                 too_long = true;
                 let wanted = 64usize.saturating_sub(buffer.len()).min(chunk.len());
                 buffer.extend_from_slice(&chunk[..wanted]);
@@ -130,14 +161,14 @@ pub fn split_id(line: &str) -> (Option<&str>, &str) {
 }
 
 /// Turns raw bytes into a line's text, or the reason it is refused with the id it starts with.
-fn decode(raw: &[u8], complete: bool) -> Result<&str, (Option<String>, String)> {
+fn decode(raw: &[u8], complete: bool, max_line: usize) -> Result<&str, (Option<String>, String)> {
     let id = || {
         let lossy = String::from_utf8_lossy(raw);
         let (id, _) = split_id(lossy.trim_start());
         id.map(str::to_string)
     };
     if !complete {
-        return Err((id(), format!("line too long (over {MAX_LINE} bytes)")));
+        return Err((id(), format!("line too long (over {max_line} bytes)")));
     }
     std::str::from_utf8(raw).map_err(|_| (id(), "input is not valid UTF-8".to_string()))
 }
@@ -145,7 +176,17 @@ fn decode(raw: &[u8], complete: bool) -> Result<&str, (Option<String>, String)> 
 /// Turns raw bytes into an [`Input`] for `protocol` (a line not yet marked as an interrupt), or
 /// nothing for a line to ignore.
 pub fn classify(raw: &[u8], complete: bool, protocol: Protocol) -> Option<Input> {
-    match decode(raw, complete) {
+    classify_within(raw, complete, protocol, MAX_LINE)
+}
+
+/// [`classify`] for a reader whose cap is `max_line`.
+fn classify_within(
+    raw: &[u8],
+    complete: bool,
+    protocol: Protocol,
+    max_line: usize,
+) -> Option<Input> {
+    match decode(raw, complete, max_line) {
         Ok(text) => {
             let text = protocol.preprocess(text);
             (!text.is_empty()).then_some(Input::Line {
@@ -160,7 +201,7 @@ pub fn classify(raw: &[u8], complete: bool, protocol: Protocol) -> Option<Input>
 /// The protocol a session whose first line is `raw` speaks, or `None` when the line means
 /// nothing yet (empty, or only a comment). A line that cannot be read chooses GTP.
 fn choose(raw: &[u8], complete: bool) -> Option<Protocol> {
-    match decode(raw, complete) {
+    match decode(raw, complete, MAX_LINE) {
         Ok(text) if preprocess(text).is_empty() => None,
         Ok(text) => Some(Protocol::detect(text)),
         Err(_) => Some(Protocol::Gtp),
@@ -183,11 +224,21 @@ impl Iterator for Queue {
 /// Starts the reader thread over `reader`. With `protocol` unset, the first meaningful line
 /// chooses it ([`Protocol::detect`]); a refused line before that chooses GTP.
 pub fn spawn_reader(
-    mut reader: impl BufRead + Send + 'static,
+    reader: impl BufRead + Send + 'static,
     stop: Arc<StopSignal>,
     protocol: Option<Protocol>,
 ) -> Queue {
-    let (sender, receiver) = mpsc::channel();
+    spawn_reader_with(reader, stop, protocol, ReaderLimits::default())
+}
+
+/// [`spawn_reader`] with other limits.
+pub fn spawn_reader_with(
+    mut reader: impl BufRead + Send + 'static,
+    stop: Arc<StopSignal>,
+    protocol: Option<Protocol>,
+    limits: ReaderLimits,
+) -> Queue {
+    let (sender, receiver) = mpsc::sync_channel(limits.queue.max(1));
     std::thread::Builder::new()
         .name("input".into())
         .spawn(move || {
@@ -199,7 +250,7 @@ pub fn spawn_reader(
             }
             let mut buffer = Vec::new();
             loop {
-                let complete = match read_capped_line(&mut reader, &mut buffer) {
+                let complete = match read_line_within(&mut reader, &mut buffer, limits.max_line) {
                     Ok(Some(complete)) => complete,
                     Ok(None) | Err(_) => {
                         stop.close();
@@ -220,7 +271,7 @@ pub fn spawn_reader(
                         protocol
                     }
                 };
-                let item = match classify(&buffer, complete, protocol) {
+                let item = match classify_within(&buffer, complete, protocol, limits.max_line) {
                     None => continue,
                     Some(Input::Line { text, .. }) => {
                         let raised = match protocol.interrupt(&text) {
@@ -287,7 +338,7 @@ mod tests {
             Some(false)
         );
         assert_eq!(
-            decode(&buffer, false).unwrap_err().0.as_deref(),
+            decode(&buffer, false, MAX_LINE).unwrap_err().0.as_deref(),
             Some("12"),
             "the id of an over-long line is kept"
         );
@@ -302,7 +353,7 @@ mod tests {
     #[test]
     fn bad_utf8_keeps_the_id() {
         assert_eq!(
-            decode(b"5 play b \xff", true).unwrap_err(),
+            decode(b"5 play b \xff", true, MAX_LINE).unwrap_err(),
             (Some("5".into()), "input is not valid UTF-8".into())
         );
     }

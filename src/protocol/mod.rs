@@ -13,7 +13,7 @@ pub mod output;
 pub mod piskvork;
 
 use crate::engine::{Settings, StopSignal};
-use input::{Input, Interrupt};
+use input::{Input, Interrupt, ReaderLimits};
 use output::Output;
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
@@ -134,18 +134,19 @@ pub trait FrontEnd {
     }
 }
 
-/// The front-end for `protocol`.
+/// The front-end for `protocol`, or the error when its first game cannot be set up (a server
+/// whose shared table memory is used up).
 pub fn front_end(
     protocol: Protocol,
     settings: Settings,
     stop: Arc<StopSignal>,
     output: Output,
-) -> Box<dyn FrontEnd> {
-    match protocol {
-        Protocol::Gtp => Box::new(gtp::Gtp::with_settings(settings, stop, output)),
-        Protocol::Piskvork => Box::new(piskvork::Piskvork::new(settings, stop, output)),
-        Protocol::Nboard => Box::new(nboard::Nboard::new(settings, stop, output)),
-    }
+) -> Result<Box<dyn FrontEnd>, crate::engine::EngineError> {
+    Ok(match protocol {
+        Protocol::Gtp => Box::new(gtp::Gtp::try_with_settings(settings, stop, output)?),
+        Protocol::Piskvork => Box::new(piskvork::Piskvork::try_new(settings, stop, output)?),
+        Protocol::Nboard => Box::new(nboard::Nboard::try_new(settings, stop, output)?),
+    })
 }
 
 /// Serves a protocol on `input` and `output` until its quit or the end of input. With
@@ -157,7 +158,28 @@ pub fn serve(
     protocol: Option<Protocol>,
 ) {
     let stop = Arc::new(StopSignal::default());
-    let lines = input::spawn_reader(input, stop.clone(), protocol);
+    serve_with(
+        input,
+        output,
+        settings,
+        protocol,
+        stop,
+        ReaderLimits::default(),
+    );
+}
+
+/// [`serve`] for a host that runs sessions side by side (the server, over sockets): it keeps the
+/// session's stop signal, to [`StopSignal::hang_up`] when its client has gone, and sets the reader's
+/// limits.
+pub fn serve_with(
+    input: impl BufRead + Send + 'static,
+    output: Output,
+    settings: Settings,
+    protocol: Option<Protocol>,
+    stop: Arc<StopSignal>,
+    limits: ReaderLimits,
+) {
+    let lines = input::spawn_reader_with(input, stop.clone(), protocol, limits);
     let mut settings = Some(settings);
     let mut front: Option<Box<dyn FrontEnd>> = None;
     for item in lines {
@@ -165,7 +187,21 @@ pub fn serve(
             Input::Protocol(protocol) => {
                 log::info!("speaking {protocol:?}");
                 let settings = settings.take().unwrap_or_default();
-                front = Some(front_end(protocol, settings, stop.clone(), output.clone()));
+                match front_end(protocol, settings, stop.clone(), output.clone()) {
+                    Ok(chosen) => front = Some(chosen),
+                    Err(error) => {
+                        // Only a host with shared limits can get here: say so in the
+                        // protocol's own error form and end the session.
+                        log::warn!("no session: {error}");
+                        let message = format!("server busy: {error}");
+                        output.write(&match protocol {
+                            Protocol::Gtp => format!("? {message}\n\n"),
+                            Protocol::Piskvork => format!("ERROR {message}\n"),
+                            Protocol::Nboard => format!("status {message}\n"),
+                        });
+                        break;
+                    }
+                }
             }
             Input::Line { text, raised } => {
                 if raised {
@@ -190,6 +226,10 @@ pub fn serve(
                 }
             }
             Input::End => break,
+        }
+        if stop.is_hung_up() {
+            log::info!("the client has gone");
+            break;
         }
         if output.is_broken() {
             log::warn!("the output is closed: nobody reads the replies any more");

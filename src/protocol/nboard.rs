@@ -128,18 +128,28 @@ impl Nboard {
     /// A new engine on the Othello start position. With a table the machine cannot give, the
     /// default size.
     pub fn new(settings: Settings, stop: Arc<StopSignal>, output: Output) -> Nboard {
-        let session = new_session("reversi", &[], settings.clone(), stop.clone(), None)
-            .or_else(|error| {
+        Nboard::try_new(settings, stop, output)
+            .expect("8x8 Reversi with the default table always exists")
+    }
+
+    /// [`Nboard::new`], or the error when not even the default table can be had (a server whose
+    /// shared table memory is used up).
+    pub fn try_new(
+        settings: Settings,
+        stop: Arc<StopSignal>,
+        output: Output,
+    ) -> Result<Nboard, EngineError> {
+        let session =
+            new_session("reversi", &[], settings.clone(), stop.clone(), None).or_else(|error| {
                 let settings = Settings {
                     hash_megabytes: Settings::default().hash_megabytes,
                     ..settings
                 };
                 log::warn!("{error}: using a {} MB table", settings.hash_megabytes);
                 new_session("reversi", &[], settings, stop.clone(), None)
-            })
-            .expect("8x8 Reversi with the default table always exists");
+            })?;
         let record = Record::start_of_game(8, session.position());
-        Nboard {
+        Ok(Nboard {
             session,
             stop,
             output,
@@ -147,7 +157,7 @@ impl Nboard {
             depth: None,
             contempt: 0.0,
             record,
-        }
+        })
     }
 
     /// The game in progress.

@@ -261,6 +261,17 @@ impl Piskvork {
     /// the first search, so that the process never holds a table larger than the manager allows
     /// (managers watch the peak memory of the process).
     pub fn new(settings: Settings, stop: Arc<StopSignal>, output: Output) -> Piskvork {
+        Piskvork::try_new(settings, stop, output)
+            .expect("15x15 Gomoku with a 1 MB table always exists")
+    }
+
+    /// [`Piskvork::new`], or the error when the 1 MB table cannot be had (a server whose shared
+    /// table memory is used up).
+    pub fn try_new(
+        settings: Settings,
+        stop: Arc<StopSignal>,
+        output: Output,
+    ) -> Result<Piskvork, EngineError> {
         let preferred_hash = settings.hash_megabytes;
         let settings = Settings {
             info: InfoMode::Protocol,
@@ -268,9 +279,8 @@ impl Piskvork {
             ..settings
         };
         let options = game_options(DEFAULT_SIZE, Rule::Freestyle);
-        let session = new_session("gomoku", &options, settings, stop.clone(), None)
-            .expect("15x15 Gomoku with a 1 MB table always exists");
-        Piskvork {
+        let session = new_session("gomoku", &options, settings, stop.clone(), None)?;
+        Ok(Piskvork {
             session,
             stop,
             output,
@@ -283,7 +293,7 @@ impl Piskvork {
             max_memory: 0,
             realtime: false,
             block: None,
-        }
+        })
     }
 
     /// The game in progress.
