@@ -7,8 +7,7 @@
 //! then the game's options.
 
 use std::io::Write;
-use std::sync::Arc;
-use tabula::engine::{new_session, InfoMode, Settings, StopSignal};
+use tabula::engine::rules_session;
 
 fn main() -> anyhow::Result<()> {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -19,19 +18,7 @@ fn main() -> anyhow::Result<()> {
     };
     let words: Vec<&str> = options.iter().map(String::as_str).collect();
     let options = tabula::games::parse_options(&words)?;
-    let settings = Settings {
-        hash_megabytes: 1,
-        threads: 1,
-        info: InfoMode::Off,
-        ..Settings::default()
-    };
-    let mut session = new_session(
-        game,
-        &options,
-        settings,
-        Arc::new(StopSignal::default()),
-        None,
-    )?;
+    let mut session = rules_session(game, &options)?;
     let positions = tabula::tools::positions::random_positions(
         session.as_mut(),
         count.parse()?,

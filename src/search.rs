@@ -954,6 +954,23 @@ fn negamax<G: Game>(
     if stopped(worker, shared) {
         return 0;
     }
+    store_node(shared, key, best_move, best, original_alpha, cutoff, ply, depth);
+    best
+}
+
+/// Stores a searched node's result: a lower bound after a cutoff, exact when it raised alpha, an
+/// upper bound otherwise.
+#[allow(clippy::too_many_arguments)]
+fn store_node<M: MoveCode>(
+    shared: &Shared,
+    key: u64,
+    best_move: Option<M>,
+    best: i32,
+    original_alpha: i32,
+    cutoff: bool,
+    ply: usize,
+    depth: i32,
+) {
     let bound = if cutoff {
         Bound::Lower
     } else if best > original_alpha {
@@ -969,5 +986,4 @@ fn negamax<G: Game>(
         depth.clamp(0, 255) as u8,
         bound,
     );
-    best
 }

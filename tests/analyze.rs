@@ -5,9 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabula::engine::{new_session, InfoMode, Settings, StopSignal};
+use tabula::engine::rules_session;
 
 const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
 
@@ -46,20 +45,7 @@ fn positions_file(
     options: &[(String, String)],
     count: usize,
 ) -> PathBuf {
-    let settings = Settings {
-        hash_megabytes: 1,
-        threads: 1,
-        info: InfoMode::Off,
-        ..Settings::default()
-    };
-    let mut session = new_session(
-        game,
-        options,
-        settings,
-        Arc::new(StopSignal::default()),
-        None,
-    )
-    .unwrap();
+    let mut session = rules_session(game, options).unwrap();
     let positions = tabula::tools::positions::random_positions(session.as_mut(), count, 10..=40, 7);
     let path = directory.join(format!("{game}.txt"));
     std::fs::write(&path, positions.join("\n") + "\n").unwrap();

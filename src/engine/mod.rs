@@ -15,7 +15,7 @@ mod stop;
 pub use error::EngineError;
 pub use options::{InfoMode, MoveTime, Settings, DEFAULT_MOVE_TIME, OPTIONS};
 pub use report::{Bound, Line, Report, Score};
-pub use session::{new_session, session_for, Session};
+pub use session::{new_session, rules_session, session_for, Session};
 pub use stop::StopSignal;
 
 use crate::game::{Game, GameError, Outcome, Player, SolutionScale, SolveRequest};

@@ -292,6 +292,30 @@ pub fn new_session(
     session_for(games::create(name, options)?, settings, stop, table)
 }
 
+/// A session used only for its rules (reading positions, replaying moves, checking records): a
+/// 1 MB table, one thread and no information lines.
+///
+/// # Errors
+/// As [`new_session`].
+pub fn rules_session(
+    name: &str,
+    options: &[(String, String)],
+) -> Result<Box<dyn Session>, EngineError> {
+    let settings = Settings {
+        hash_megabytes: 1,
+        threads: 1,
+        info: super::InfoMode::Off,
+        ..Settings::default()
+    };
+    new_session(
+        name,
+        options,
+        settings,
+        Arc::new(StopSignal::default()),
+        None,
+    )
+}
+
 /// A session for a game the registry made; see [`new_session`].
 ///
 /// # Errors

@@ -301,20 +301,6 @@ fn coalition_node<G: Game>(
             }
         }
     }
-    let bound = if cutoff {
-        Bound::Lower
-    } else if best > original_alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    };
-    shared.table.store(
-        key,
-        best_move.map(|mv| mv.code()),
-        score::to_table(best, ply),
-        0,
-        depth.clamp(0, 255) as u8,
-        bound,
-    );
+    super::store_node(shared, key, best_move, best, original_alpha, cutoff, ply, depth);
     best
 }

@@ -23,7 +23,7 @@ pub mod search;
 pub mod shard;
 pub mod summary;
 
-use crate::engine::{new_session, InfoMode, Session, Settings, StopSignal};
+use crate::engine::{new_session, rules_session, InfoMode, Session, Settings, StopSignal};
 use crate::game::Game;
 use crate::games::{self, GameVisitor};
 use crate::time_management::{self, Limits};
@@ -253,20 +253,8 @@ fn open_output(
 pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
     let options = game_options(args)?;
     let task = task(args)?;
-    let reader_settings = Settings {
-        hash_megabytes: 1,
-        threads: 1,
-        info: InfoMode::Off,
-        ..Settings::default()
-    };
-    let mut reader = new_session(
-        &args.game,
-        &options,
-        reader_settings,
-        Arc::new(StopSignal::default()),
-        None,
-    )
-    .with_context(|| format!("cannot set up {}", args.game))?;
+    let mut reader = rules_session(&args.game, &options)
+        .with_context(|| format!("cannot set up {}", args.game))?;
     if args.exact && !reader.has_solver() {
         bail!("--exact: {} has no exact solver", reader.game_name());
     }

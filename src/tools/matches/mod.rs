@@ -28,7 +28,7 @@ pub mod schedule;
 pub mod spec;
 pub mod statistics;
 
-use crate::engine::{new_session, InfoMode, Settings, StopSignal};
+use crate::engine::rules_session;
 use crate::games;
 use crate::tools::interrupt::{Interrupt, Interrupted};
 use crate::tools::positions::{self, Start};
@@ -119,19 +119,7 @@ pub struct MatchArgs {
 
 /// Reads the openings file: every line a position string or a move sequence of the game.
 fn read_openings(path: &Path, game: &str, options: &[(String, String)]) -> Result<Vec<Start>> {
-    let settings = Settings {
-        hash_megabytes: 1,
-        threads: 1,
-        info: InfoMode::Off,
-        ..Settings::default()
-    };
-    let mut session = new_session(
-        game,
-        options,
-        settings,
-        Arc::new(StopSignal::default()),
-        None,
-    )?;
+    let mut session = rules_session(game, options)?;
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut openings = Vec::new();
