@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example gomoku_selfplay -- --games 40 --rule freestyle \
-//!     --a "level=8 movetime=200" --b "level=1" [--openings data/gomoku-openings-freestyle.txt]
+//!     --a "level=8 movetime=200" --b "level=1" [--openings data/openings/gomoku-15.txt]
 //!     [--size 15] [--threads 1] [--seed 1] [--out games.txt] [--quiet]
 //! ```
 //!
@@ -317,17 +317,47 @@ fn random_openings(start: &Gomoku, count: usize, seed: u64) -> Vec<Vec<GomokuMov
     openings
 }
 
+/// Reads an openings file: each line either a move sequence from the empty board (`h8 h9 g9`, as
+/// in data/openings/) or c-gomoku-cli's offsets from the centre (`0,0, -1,0, 3,-1`, x to the right
+/// and y down, as in data/gomoku-openings-*.txt).
 fn read_openings(path: &str, start: &Gomoku) -> Vec<Vec<GomokuMove>> {
     let text = std::fs::read_to_string(path).expect("an openings file");
     text.lines()
         .map(|line| line.split('#').next().unwrap_or("").trim())
         .filter(|line| !line.is_empty())
         .map(|line| {
+            let moves: Vec<GomokuMove> = if line.contains(',') {
+                offset_opening(line, start.size())
+            } else {
+                line.split_whitespace()
+                    .map(|text| start.parse_move(text).expect("a move"))
+                    .collect()
+            };
             let mut game = start.clone();
-            game.set_position_string(line).expect("a valid opening");
-            line.split_whitespace()
-                .map(|text| start.parse_move(text).expect("a move"))
-                .collect()
+            for &mv in &moves {
+                assert!(game.is_legal(mv), "illegal opening move in {line}");
+                game.play_unchecked(mv);
+            }
+            moves
+        })
+        .collect()
+}
+
+/// The moves of an opening in offsets from the centre of a `size` board.
+fn offset_opening(line: &str, size: usize) -> Vec<GomokuMove> {
+    let numbers: Vec<i64> = line
+        .split(',')
+        .map(|number| number.trim().parse().expect("an offset"))
+        .collect();
+    assert!(numbers.len() % 2 == 0, "offsets come in x,y pairs: {line}");
+    let centre = (size / 2) as i64;
+    numbers
+        .chunks(2)
+        .map(|pair| {
+            let (x, y) = (centre + pair[0], centre + pair[1]);
+            let inside = (0..size as i64).contains(&x) && (0..size as i64).contains(&y);
+            assert!(inside, "an opening stone off the board: {line}");
+            GomokuMove((y * size as i64 + x) as u16)
         })
         .collect()
 }
@@ -445,5 +475,32 @@ fn main() {
             seat.time.as_secs_f64() / f64::from(seat.moves.max(1)),
             seat.moves
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The balanced openings of data/ are in c-gomoku-cli's offset format; reading them once
+    /// panicked because each line was taken for a position string.
+    #[test]
+    fn reads_both_opening_formats_of_data() {
+        let start = Gomoku::new(15, Rule::Freestyle).unwrap();
+        let offsets = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/gomoku-openings-freestyle.txt"
+        );
+        let openings = read_openings(offsets, &start);
+        assert!(openings.len() >= 10, "{} openings", openings.len());
+        // `0,0, -1,0, 3,-1`: the centre h8, then g8, then k9 (y counts down, rows up).
+        let first: Vec<GomokuMove> = ["h8", "g8", "k9"]
+            .iter()
+            .map(|text| start.parse_move(text).unwrap())
+            .collect();
+        assert_eq!(openings[0], first);
+        let sequences = concat!(env!("CARGO_MANIFEST_DIR"), "/data/openings/gomoku-15.txt");
+        let openings = read_openings(sequences, &start);
+        assert!(openings.len() >= 10 && openings.iter().all(|opening| opening.len() == 3));
     }
 }

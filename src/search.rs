@@ -954,7 +954,16 @@ fn negamax<G: Game>(
     if stopped(worker, shared) {
         return 0;
     }
-    store_node(shared, key, best_move, best, original_alpha, cutoff, ply, depth);
+    store_node(
+        shared,
+        key,
+        best_move,
+        best,
+        original_alpha,
+        cutoff,
+        ply,
+        depth,
+    );
     best
 }
 

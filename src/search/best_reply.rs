@@ -301,6 +301,15 @@ fn coalition_node<G: Game>(
             }
         }
     }
-    super::store_node(shared, key, best_move, best, original_alpha, cutoff, ply, depth);
+    super::store_node(
+        shared,
+        key,
+        best_move,
+        best,
+        original_alpha,
+        cutoff,
+        ply,
+        depth,
+    );
     best
 }
