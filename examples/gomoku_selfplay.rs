@@ -349,7 +349,10 @@ fn offset_opening(line: &str, size: usize) -> Vec<GomokuMove> {
         .split(',')
         .map(|number| number.trim().parse().expect("an offset"))
         .collect();
-    assert!(numbers.len().is_multiple_of(2), "offsets come in x,y pairs: {line}");
+    assert!(
+        numbers.len().is_multiple_of(2),
+        "offsets come in x,y pairs: {line}"
+    );
     let centre = (size / 2) as i64;
     numbers
         .chunks(2)
