@@ -238,6 +238,8 @@ pub struct Written {
     pub total: usize,
     /// The position string (not in the text format).
     pub position: Option<String>,
+    /// Whether the result agreed with the input's answer, when there was one.
+    pub agree: Option<bool>,
 }
 
 /// Reads back a line of `format` (not the CSV header).
@@ -253,6 +255,7 @@ pub fn read_written(format: Format, line: &str) -> Result<Written, String> {
                 index: record.index,
                 total: record.total,
                 position: Some(record.position),
+                agree: record.agree,
             })
         }
         Format::Csv => {
@@ -276,10 +279,15 @@ pub fn read_written(format: Format, line: &str) -> Result<Written, String> {
                     .parse::<usize>()
                     .map_err(|_| format!("bad {} '{}'", CSV_COLUMNS[field], &row[field]))
             };
+            let agree_column = CSV_COLUMNS
+                .iter()
+                .position(|&name| name == "agree")
+                .expect("an agree column");
             Ok(Written {
                 index: number(0)?,
                 total: number(1)?,
                 position: Some(row[5].to_string()),
+                agree: row[agree_column].parse().ok(),
             })
         }
         Format::Text => {
@@ -288,10 +296,24 @@ pub fn read_written(format: Format, line: &str) -> Result<Written, String> {
                 .split_once('/')
                 .and_then(|(index, total)| Some((index.parse().ok()?, total.parse().ok()?)))
                 .ok_or_else(|| format!("not a text record: '{first}'"))?;
+            // The agreement closes the `| expected ...` part of the line.
+            let agree = line
+                .split(" | ")
+                .find(|part| part.starts_with("expected "))
+                .and_then(|part| {
+                    if part.ends_with(" ok") {
+                        Some(true)
+                    } else if part.ends_with(" DIFFERENT") {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                });
             Ok(Written {
                 index,
                 total,
                 position: None,
+                agree,
             })
         }
     }
@@ -365,5 +387,23 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("expected a2 +38 ok"), "{text}");
+    }
+
+    /// `--resume` counts the earlier positions' agreement in the summary, in every format.
+    #[test]
+    fn every_format_reads_back_its_agreement() {
+        for agree in [Some(true), Some(false), None] {
+            let mut record = record();
+            record.agree = agree;
+            record.played = Some("b1".into());
+            if agree.is_none() {
+                record.expected = None;
+            }
+            for format in [Format::Jsonl, Format::Csv, Format::Text] {
+                let line = format_record(format, &record);
+                let written = read_written(format, &line).unwrap();
+                assert_eq!(written.agree, agree, "{format:?}: {line}");
+            }
+        }
     }
 }

@@ -213,15 +213,12 @@ fn has_big_positions(
         .any(|&distance| distance >= BIG_SOLVE_DISTANCE))
 }
 
-/// The output: stdout, a new file, or with `--resume` the file so far. Returns the writer and the
-/// indices already done.
-fn open_output(
-    args: &AnalyzeArgs,
-    input: &Input,
-) -> Result<(Writer, std::collections::HashSet<usize>)> {
+/// The output: stdout, a new file, or with `--resume` the file so far. Returns the writer and
+/// what the file already holds.
+fn open_output(args: &AnalyzeArgs, input: &Input) -> Result<(Writer, resume::Existing)> {
     let Some(path) = &args.output else {
         let writer = Writer::new(args.format, Box::new(std::io::stdout()), true)?;
-        return Ok((writer, Default::default()));
+        return Ok((writer, resume::Existing::default()));
     };
     let total = input.items.len();
     let existing = if args.resume {
@@ -243,7 +240,7 @@ fn open_output(
         .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
     let writer = Writer::new(args.format, Box::new(file), !existing.has_header)?;
-    Ok((writer, existing.done))
+    Ok((writer, existing))
 }
 
 /// Runs an analysis with `interrupt` as its Ctrl-C.
@@ -263,7 +260,8 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
     let selected: Vec<usize> = (0..total)
         .filter(|&index| args.shard.is_none_or(|shard| shard.takes(index)))
         .collect();
-    let (mut writer, done) = open_output(args, &input)?;
+    let (mut writer, existing) = open_output(args, &input)?;
+    let done = &existing.done;
     if let Some(index) = done
         .iter()
         .find(|&&index| args.shard.is_some_and(|shard| !shard.takes(index)))
@@ -347,7 +345,17 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
         Ok(())
     });
     crate::tools::progress::finish(&progress);
-    let text = summary.text(skipped, input.bad_lines);
+    let mut text = summary.text(skipped, input.bad_lines);
+    if existing.answered > 0 {
+        let (agreed, answered) = (
+            existing.agreed + summary.agreed,
+            existing.answered + summary.answered,
+        );
+        text.push_str(&format!(
+            "answers in the whole output: {agreed} of {answered} positions agree, {} do not\n",
+            answered - agreed
+        ));
+    }
     if args.output.is_some() {
         print!("{text}");
     } else {

@@ -15,6 +15,10 @@ pub struct Existing {
     pub has_header: bool,
     /// Bytes of a cut-short last line that were dropped.
     pub dropped_bytes: usize,
+    /// Of the positions done, those with an answer...
+    pub answered: usize,
+    /// ...and those whose result agreed with it.
+    pub agreed: usize,
 }
 
 /// Reads `path` (which may not exist), truncates a last line without its line end, and returns
@@ -79,6 +83,10 @@ pub fn scan(
         }
         if !existing.done.insert(written.index) {
             bail!("{place}: position {} is written twice", written.index);
+        }
+        if let Some(agree) = written.agree {
+            existing.answered += 1;
+            existing.agreed += usize::from(agree);
         }
     }
     if existing.dropped_bytes > 0 {
