@@ -6,7 +6,9 @@
 //!
 //! Needs `chromium` and `chromedriver` (Debian's `chromium` and `chromium-driver`; `.ci/run`
 //! installs both). Without them the test fails, unless `TABULA_SKIP_BROWSER=1` is set: then it
-//! says it is skipped and passes (for a developer machine; `.ci/run` unsets it).
+//! says it is skipped and passes (for a developer machine; `.ci/run` unsets it). Linux only (the
+//! browser's process group is killed through `libc`).
+#![cfg(target_os = "linux")]
 
 mod netclient;
 
@@ -14,6 +16,7 @@ use fantoccini::{key::Key, Client, ClientBuilder, Locator};
 use netclient::RoomClient;
 use serde_json::{json, Value};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -27,10 +30,19 @@ fn find(program: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
+/// chromedriver in a process group of its own, with the browsers it starts: dropping it (also
+/// when the test fails partway and never closes its WebDriver session) kills the whole group, so
+/// no headless Chromium is left behind.
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        if let Ok(group) = i32::try_from(self.0.id()) {
+            // Safety: a plain system call on the group this test created (its leader's id).
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -179,6 +191,7 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
     let _driver = Driver(
         Command::new(chromedriver)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
