@@ -769,19 +769,10 @@ fn static_value<G: Game>(position: &G, shared: &Shared) -> i32 {
     }
 }
 
-/// Principal-variation negamax with a transposition table, killers, history and late-move
-/// reductions. Returns a score for the side to move's team; meaningless once stopped.
-#[allow(clippy::too_many_arguments)]
-fn negamax<G: Game>(
-    worker: &mut Worker<G>,
-    position: &mut G,
-    depth: i32,
-    ply: usize,
-    mut alpha: i32,
-    mut beta: i32,
-    pv_node: bool,
-    shared: &Shared,
-) -> i32 {
+/// Counts a node, clears its line and checks the limits every [`CHECK_INTERVAL`] nodes; true when
+/// the search must stop. Every tree search's node starts here.
+#[inline(always)]
+fn enter<G: Game>(worker: &mut Worker<G>, ply: usize, shared: &Shared) -> bool {
     worker.pv[ply].clear();
     worker.nodes += 1;
     worker.unreported += 1;
@@ -796,7 +787,23 @@ fn negamax<G: Game>(
             shared.stop.store(true, Ordering::Relaxed);
         }
     }
-    if stopped(worker, shared) {
+    stopped(worker, shared)
+}
+
+/// Principal-variation negamax with a transposition table, killers, history and late-move
+/// reductions. Returns a score for the side to move's team; meaningless once stopped.
+#[allow(clippy::too_many_arguments)]
+fn negamax<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    depth: i32,
+    ply: usize,
+    mut alpha: i32,
+    mut beta: i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> i32 {
+    if enter(worker, ply, shared) {
         return 0;
     }
     if depth <= 0 || ply >= MAX_PLY {

@@ -8,13 +8,10 @@
 //!
 //! Values at these nodes are kept for the coalition, the side to move there, as negamax keeps them.
 
-use super::{
-    flush_nodes, negamax, stopped, terminal_value, Shared, Worker, CHECK_INTERVAL, MAX_PLY,
-};
+use super::{enter, negamax, stopped, terminal_value, Shared, Worker, MAX_PLY};
 use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
 use crate::score::{self, INFINITY};
 use crate::transposition::Bound;
-use std::sync::atomic::Ordering;
 
 /// Ordering bonus of the table move and of the killers.
 const TABLE_MOVE: i32 = 1 << 28;
@@ -74,25 +71,6 @@ fn root_value<G: Game>(
         // The root player has finished while the others play on: its place is settled.
         None => position.evaluate(root, shared.strength),
     }
-}
-
-/// Counts a node and checks the limits, as negamax does; true when the search must stop.
-fn enter<G: Game>(worker: &mut Worker<G>, ply: usize, shared: &Shared) -> bool {
-    worker.pv[ply].clear();
-    worker.nodes += 1;
-    worker.unreported += 1;
-    worker.selective_depth = worker.selective_depth.max(ply);
-    if worker.unreported >= CHECK_INTERVAL {
-        flush_nodes(worker, shared);
-        let over_nodes = shared
-            .limits
-            .nodes
-            .is_some_and(|limit| shared.nodes.load(Ordering::Relaxed) >= limit);
-        if over_nodes || shared.out_of_time() {
-            shared.stop.store(true, Ordering::Relaxed);
-        }
-    }
-    stopped(worker, shared)
 }
 
 /// Every reply of every opponent, in turn order, with ordering scores.
