@@ -16,7 +16,7 @@ use crate::game::{Game, MoveCode, MultiplayerSearch, Outcome, Player, ProofReque
 use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
-use crate::transposition::{Bound, TranspositionTable};
+use crate::transposition::{Bound, Entry, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -823,18 +823,8 @@ fn negamax<G: Game>(
     let table_move = entry
         .and_then(|entry| entry.move_code)
         .and_then(|code| position.move_from_code(code));
-    if let Some(entry) = entry {
-        if !pv_node && entry.depth as i32 >= depth {
-            let stored = score::from_table(entry.score, ply);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => stored >= beta,
-                Bound::Upper => stored <= alpha,
-            };
-            if cut {
-                return stored;
-            }
-        }
+    if let Some(stored) = table_cutoff(entry, depth, ply, alpha, beta, pv_node) {
+        return stored;
     }
 
     if depth >= PROOF_DEPTH && shared.players == 2 {
@@ -972,6 +962,30 @@ fn negamax<G: Game>(
         depth,
     );
     best
+}
+
+/// The stored score when a table entry decides a node outside the principal variation: deep
+/// enough, and exact or a bound outside the window.
+#[inline(always)]
+fn table_cutoff(
+    entry: Option<Entry>,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+) -> Option<i32> {
+    let entry = entry?;
+    if pv_node || (entry.depth as i32) < depth {
+        return None;
+    }
+    let stored = score::from_table(entry.score, ply);
+    let cut = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => stored >= beta,
+        Bound::Upper => stored <= alpha,
+    };
+    cut.then_some(stored)
 }
 
 /// Stores a searched node's result: a lower bound after a cutoff, exact when it raised alpha, an

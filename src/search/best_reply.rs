@@ -8,10 +8,9 @@
 //!
 //! Values at these nodes are kept for the coalition, the side to move there, as negamax keeps them.
 
-use super::{enter, negamax, stopped, terminal_value, Shared, Worker, MAX_PLY};
+use super::{enter, negamax, stopped, table_cutoff, terminal_value, Shared, Worker, MAX_PLY};
 use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
 use crate::score::{self, INFINITY};
-use crate::transposition::Bound;
 
 /// Ordering bonus of the table move and of the killers.
 const TABLE_MOVE: i32 = 1 << 28;
@@ -189,18 +188,8 @@ fn coalition_node<G: Game>(
     }
     let key = position.hash() ^ shared.root_key;
     let entry = shared.table.probe(key);
-    if let Some(entry) = entry {
-        if !pv_node && entry.depth as i32 >= depth {
-            let stored = score::from_table(entry.score, ply);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => stored >= beta,
-                Bound::Upper => stored <= alpha,
-            };
-            if cut {
-                return stored;
-            }
-        }
+    if let Some(stored) = table_cutoff(entry, depth, ply, alpha, beta, pv_node) {
+        return stored;
     }
     let table_code = entry.and_then(|entry| entry.move_code);
     let mut list = replies(worker, position, table_code, ply, shared);

@@ -309,6 +309,14 @@ fn unauthorized() -> Response {
     (StatusCode::UNAUTHORIZED, "the token is required\n").into_response()
 }
 
+fn database_unreadable() -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "cannot read the database\n",
+    )
+        .into_response()
+}
+
 async fn export(
     Shared(state): Shared<Arc<State>>,
     headers: HeaderMap,
@@ -334,11 +342,7 @@ async fn export(
             text,
         )
             .into_response(),
-        _ => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "cannot read the database\n",
-        )
-            .into_response(),
+        _ => database_unreadable(),
     }
 }
 
@@ -353,11 +357,7 @@ async fn players(
     let database = state.database.clone();
     match tokio::task::spawn_blocking(move || database.standings()).await {
         Ok(Ok(standings)) => json_response(&serde_json::to_value(standings).unwrap_or_default()),
-        _ => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "cannot read the database\n",
-        )
-            .into_response(),
+        _ => database_unreadable(),
     }
 }
 
