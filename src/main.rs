@@ -92,7 +92,7 @@ enum Command {
     /// Analyses positions from files or stdin (position strings, move sequences, .obf lines,
     /// match records): JSON Lines, CSV or text, with resume, shards and a progress bar.
     Analyze(tabula::tools::analyze::AnalyzeArgs),
-    /// Plays a match between engines (GTP, Piskvork; one per seat in Chinese Checkers) with a
+    /// Plays a match between engines (GTP, Piskvork, NBoard; one per seat in Chinese Checkers) with a
     /// referee that checks every move: scores, Elo, LOS, SPRT, game records and an Elo plot.
     Match(tabula::tools::matches::MatchArgs),
     /// Plays Reversi self-play games and writes labelled positions for `reversi-train`.
