@@ -278,8 +278,21 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
         let record = script(&client, "return document.getElementById('record-text').value").await;
         assert!(record.as_str().unwrap().contains(&target), "{target} in {record}");
         eprintln!("played {target} from the keyboard");
-        // The page ignores New game while Tabula is thinking: wait for its reply.
         until(&client, "return document.querySelectorAll('[data-legal]').length > 0 || document.body.dataset.over === 'yes'", Duration::from_secs(30), "Tabula's reply").await;
+
+        // New game while Tabula thinks: level 8 (a second a move) plays black's first move, and
+        // New game as black stops it; the new game starts from the first position with black's
+        // four legal moves (a click that waited for Tabula's move would leave one move played).
+        choose(&client, "level", "8").await;
+        choose(&client, "human-seat", "1").await;
+        click(&client, "#new-game").await;
+        until(&client, "return document.getElementById('status').textContent.includes('thinking')", Duration::from_secs(30), "Tabula thinking as black").await;
+        choose(&client, "human-seat", "0").await;
+        let asked = Instant::now();
+        click(&client, "#new-game").await;
+        until(&client, "return document.body.dataset.moves === '0' && document.querySelectorAll('[data-legal]').length === 4", Duration::from_secs(30), "a new game while Tabula thought").await;
+        eprintln!("New game while Tabula thought: started after {:?}", asked.elapsed());
+        choose(&client, "level", "1").await;
 
         // Gomoku under renju: a loaded position with black's forbidden points.
         choose(&client, "game", "gomoku").await;

@@ -143,6 +143,9 @@ const page = {
   engine: null,
   busy: false,
   searching: null,
+  task: null, // the running task of `run`, awaited by a New game that interrupts it
+  generation: 0, // counts the games: a turn loop of an abandoned game ends at its next step
+  interrupting: false, // a New game is waiting for the task it stopped
   game: "reversi",
   options: { size: "8" },
   position: null,
@@ -305,7 +308,8 @@ function describeTurn() {
 
 async function engineTurns() {
   // Tabula plays every seat but the human's; forced passes are played for the human too.
-  while (!page.over) {
+  const generation = page.generation;
+  while (!page.over && generation === page.generation) {
     if (page.position.toMove === page.human) {
       if (page.legal.length === 1 && page.legal[0] === "pass") {
         status("You have no move: pass.");
@@ -323,6 +327,7 @@ async function engineTurns() {
     page.searching = "move";
     await page.engine.must("genmove");
     page.searching = null;
+    if (generation !== page.generation) break;
     page.previous = before;
     await refresh();
     page.busy = false;
@@ -334,16 +339,38 @@ async function engineTurns() {
 
 async function run(task) {
   if (page.busy) return;
-  try {
-    await task();
-  } catch (error) {
-    page.busy = false;
-    status(`Error: ${error.message}`);
-    draw();
-  }
+  const running = (async () => {
+    try {
+      await task();
+    } catch (error) {
+      page.busy = false;
+      status(`Error: ${error.message}`);
+      draw();
+    }
+  })();
+  page.task = running;
+  await running;
+  if (page.task === running) page.task = null;
+}
+
+// New game while Tabula thinks (its move or a hint): the running search is stopped, its answer
+// is dropped, and the new game starts once the old task has finished.
+async function interrupt() {
+  if (!page.busy || !page.engine) return;
+  page.generation++;
+  status("Stopping Tabula…");
+  page.engine.command("stop");
+  if (page.task) await page.task;
 }
 
 async function newGame() {
+  if (page.interrupting) return;
+  page.interrupting = true;
+  try {
+    await interrupt();
+  } finally {
+    page.interrupting = false;
+  }
   await run(async () => {
     const { game, options } = chosenGame();
     const engine = await connectEngine();
