@@ -747,6 +747,31 @@ fn a_killed_server_keeps_every_finished_game_and_resumes_the_others() {
         .collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["room"], gomoku_room.as_str());
+
+    // `tabula analyze` reads an exported game: one analysed position per move of the record.
+    let exported = dir.join("gomoku.jsonl");
+    std::fs::write(&exported, format!("{}\n", lines[1])).unwrap();
+    let analysis = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args([
+            "analyze", "--game", "gomoku", "-o", "size=9", "--depth", "1",
+        ])
+        .args(["--quiet", "--strict", "--jobs", "1", "--threads", "1"])
+        .arg(&exported)
+        .output()
+        .unwrap();
+    assert!(
+        analysis.status.success(),
+        "{}",
+        String::from_utf8_lossy(&analysis.stderr)
+    );
+    let analysed: Vec<Value> = String::from_utf8(analysis.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let moves = lines[1]["moves"].as_array().unwrap();
+    assert_eq!(analysed.len(), moves.len(), "{analysed:?}");
+    assert_eq!(analysed[0]["played"], moves[0]);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -1,13 +1,27 @@
 //! Reading the positions to analyse: files or stdin, one position per line (a position string, a
-//! move sequence or an `.obf` line with answers), or the game records `tabula match` writes, each
-//! of which gives every position of its game after the opening.
+//! move sequence or an `.obf` line with answers), or game records (JSON, one per line), each of
+//! which gives every position of its game after the opening: those `tabula match` writes and the
+//! finished games `tabula serve --export` writes.
 
 use crate::engine::Session;
-use crate::tools::matches::records::GameRecord;
 use crate::tools::positions::{self, Answer};
 use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// What the analysis reads of a game record. `tabula match`'s records and `tabula serve`'s
+/// exported games both have these fields (a served game has no opening); the rest is ignored.
+#[derive(Debug, Deserialize)]
+struct RecordedGame {
+    game: String,
+    options: BTreeMap<String, String>,
+    start: String,
+    moves: Vec<String>,
+    #[serde(default)]
+    opening_plies: usize,
+}
 
 /// One position to analyse.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,7 +108,7 @@ fn read_one(
     number: usize,
 ) -> Result<Vec<Item>, String> {
     if line.trim_start().starts_with('{') {
-        let record: GameRecord =
+        let record: RecordedGame =
             serde_json::from_str(line).map_err(|error| format!("not a game record: {error}"))?;
         return record_positions(session, &record, source, number);
     }
@@ -124,11 +138,15 @@ fn read_one(
 /// Every position of a recorded game after its opening, with the move played there.
 fn record_positions(
     session: &mut dyn Session,
-    record: &GameRecord,
+    record: &RecordedGame,
     source: usize,
     number: usize,
 ) -> Result<Vec<Item>, String> {
-    let mut wanted = record.option_pairs();
+    let mut wanted: Vec<(String, String)> = record
+        .options
+        .iter()
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
     wanted.sort();
     let mut have = session.game_options();
     have.sort();
@@ -198,7 +216,7 @@ mod tests {
     fn a_record_gives_the_positions_after_its_opening() {
         let mut session = reversi();
         let start = session.position();
-        let record = GameRecord {
+        let record = crate::tools::matches::records::GameRecord {
             number: 1,
             game: "othello".into(),
             options: [("size".to_string(), "8".to_string())]

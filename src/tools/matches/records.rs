@@ -100,16 +100,6 @@ pub struct GameRecord {
     pub duration_ms: u64,
 }
 
-impl GameRecord {
-    /// The options as `key=value` pairs.
-    pub fn option_pairs(&self) -> Vec<(String, String)> {
-        self.options
-            .iter()
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
