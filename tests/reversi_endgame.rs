@@ -261,8 +261,10 @@ fn stop_during_an_exact_solve_answers_at_once() {
     let start = Instant::now();
     engine.send_raw(b"stop\n");
     let reply = engine.read_reply();
+    // The solve alone takes several seconds; the bound leaves room for a loaded machine (785 ms
+    // was seen once at load 16 with a 500 ms bound) and still fails if `stop` waited for it.
     assert!(
-        start.elapsed() < std::time::Duration::from_millis(500),
+        start.elapsed() < std::time::Duration::from_millis(2000),
         "{:?}",
         start.elapsed()
     );
