@@ -8,7 +8,7 @@
 //! ```
 //!
 //! A player is a list of `key=value` words: `level=1..8` (the Gomoku level table below),
-//! `depth=N`, `movetime=MS`, `nodes=N`, `strength=1..8`, `weights=FILE` (evaluation weights).
+//! `depth=N`, `movetime=MS` (`none`: no time limit; 1000 unless given), `nodes=N`, `strength=1..8`, `weights=FILE` (evaluation weights).
 //! With `engine=PATH` the player is another Tabula binary driven over its protocol (to compare
 //! versions): `level`, `depth`, `movetime` and `nodes` become its options, and this program keeps
 //! the board and checks every move.
@@ -79,6 +79,7 @@ impl Player {
                     }
                 }
                 "depth" => player.depth = Some(number() as u32),
+                "movetime" if value == "none" => player.movetime = None,
                 "movetime" => player.movetime = Some(number()),
                 "nodes" => player.nodes = Some(number()),
                 "strength" => player.strength = number() as u8,

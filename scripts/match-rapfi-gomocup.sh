@@ -23,6 +23,8 @@
 #   OPENINGS  openings file in c-gomoku-cli's offset format (default data/gomoku-openings-renju.txt
 #             for renju, data/gomoku-openings-freestyle.txt otherwise)
 #   OUT       results directory (default target/matches/rapfi-<rule>-<size>-<date>)
+#   RAPFI_MAX_DEPTH  holds Rapfi to this search depth (c-gomoku-cli's engine option depth=N,
+#             which sends it INFO max_depth N); unset: full Rapfi. The time control still applies.
 #
 # Results in OUT: summary.txt (c-gomoku-cli's output, the score from Tabula's side, the moves'
 # thinking times, protocol errors and forfeits, the machine load), games.sgf, games.pgn,
@@ -59,6 +61,10 @@ else
 fi
 OPENINGS=$(realpath "$OPENINGS")
 OUT=${OUT:-target/matches/rapfi-$RULE_NAME-$SIZE-$(date +%Y%m%d-%H%M%S)}
+RAPFI_LIMITS=()
+if [ -n "${RAPFI_MAX_DEPTH:-}" ]; then
+    RAPFI_LIMITS=(depth="$RAPFI_MAX_DEPTH")
+fi
 
 cargo build --release
 mkdir -p "$OUT"
@@ -68,6 +74,7 @@ ln -sf "$(realpath "${CARGO_TARGET_DIR:-target}/release/tabula")" "$OUT/pbrain-t
 {
     echo "Tabula $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes') vs Rapfi ($RAPFI)"
     echo "rule $RULE ($RULE_NAME), ${SIZE}x$SIZE, $GAMES games, tc=$TC, openings $OPENINGS"
+    echo "Rapfi max depth: ${RAPFI_MAX_DEPTH:-none}"
     echo "load before the match: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 } | tee "$OUT/summary.txt"
 (while sleep 30; do echo "$(date +%T) $(cut -d' ' -f1-3 /proc/loadavg)"; done) > "$OUT/load.txt" &
@@ -79,7 +86,7 @@ trap 'kill "$SAMPLER" 2>/dev/null || true' EXIT
     cd "$OUT"
     "$MANAGER" -each tc="$TC" thread=1 \
         -engine name=Tabula cmd="$OUT/pbrain-tabula" \
-        -engine name=Rapfi cmd="$RAPFI" \
+        -engine name=Rapfi cmd="$RAPFI" "${RAPFI_LIMITS[@]}" \
         -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency 1 \
         -drawafter $((SIZE * SIZE)) \
         -openings file="$OPENINGS" type=offset order=sequential \

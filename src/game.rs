@@ -397,6 +397,14 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
         None
     }
 
+    /// Before the root search: keeps only the root `moves` after which the opponent has no quick
+    /// forced win (see [`Game::find_forced_win`]), when the opponent would have one if it moved
+    /// now and some move stops it. The request bounds the proof searches. The default keeps every
+    /// move.
+    fn keep_root_defences(&self, moves: &mut Vec<Self::Move>, request: &ProofRequest) {
+        let _ = (moves, request);
+    }
+
     /// A quick proof search for a forced win of the side to move within the request's node budget
     /// (Gomoku's threat-space search), which the search calls at its root and at shallow nodes.
     /// `None` when none is found; the state must be unchanged on return. The default proves

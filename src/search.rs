@@ -289,6 +289,14 @@ pub fn search_with<G: Game>(
     if let Some(proven) = prove_root(root, &root_moves, request, start, report) {
         return proven;
     }
+    if root.player_count() == 2 && request.multi_pv == 1 {
+        let proof = ProofRequest {
+            nodes: ROOT_PROOF_NODES,
+            root: true,
+            strength: request.strength,
+        };
+        root.keep_root_defences(&mut root_moves, &proof);
+    }
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
         let shared = &shared;

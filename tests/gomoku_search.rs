@@ -1,12 +1,14 @@
 //! The search on Gomoku: the basic tactics under each rule (win in one, block a four, block an
 //! open three, play a winning four-three), `solve`, determinism at one thread and a fixed depth,
-//! one and two threads agreeing on won positions, and level 1 as the greedy player.
+//! one and two threads agreeing on won positions, level 1 as the greedy player, and the root's
+//! defence against the opponent's threat win.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabula::game::{Game, SolveRequest, Strength};
 use tabula::games::gomoku::evaluation::greedy_score;
 use tabula::games::gomoku::threats::Kind;
+use tabula::games::gomoku::vcf::{Budget, ThreatSolver};
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 use tabula::score;
 use tabula::search::{self, SearchOutcome, SearchRequest, Worker};
@@ -116,6 +118,36 @@ fn a_four_three_is_played_and_scored_as_a_win() {
                 assert_eq!(game.format_move(outcome.best_move().unwrap()), "h8");
             }
         }
+    }
+}
+
+/// Level 8 lost a renju game to the greedy player after playing i8 here (black to move): white
+/// then wins by threats (a VCT with three open threes, found in about a thousand nodes), but
+/// searches of depth 2 to 6 did not see it. The root now keeps only the moves that stop the
+/// opponent's quick threat win, so every depth defends (e12 blocks it).
+#[test]
+fn the_root_defends_against_the_opponents_threat_win() {
+    let mut game = Gomoku::new(15, Rule::Renju).unwrap();
+    game.set_position_string("h6 f9 i10 h9 g9 g10 h11 f11")
+        .unwrap();
+    let lost = game.parse_move("i8").unwrap();
+    let threat = Budget::vct(100_000, 30, 3);
+    let mut after = game.clone();
+    after.play_unchecked(lost);
+    assert!(
+        ThreatSolver::new(16).solve(&mut after, threat).is_some(),
+        "white wins by threats after i8"
+    );
+    for depth in [2, 4, 6] {
+        let mv = search(&game, depth, 1, 8).best_move().unwrap();
+        assert_ne!(mv, lost, "depth {depth}");
+        let mut after = game.clone();
+        after.play_unchecked(mv);
+        assert!(
+            ThreatSolver::new(16).solve(&mut after, threat).is_none(),
+            "depth {depth}: white still wins by threats after {}",
+            game.format_move(mv)
+        );
     }
 }
 

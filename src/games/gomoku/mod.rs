@@ -631,6 +631,10 @@ impl Game for Gomoku {
         vcf::find_forced_win(self, request)
     }
 
+    fn keep_root_defences(&self, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
+        vcf::keep_root_defences(self, moves, request);
+    }
+
     fn parse_move(&self, text: &str) -> Result<GomokuMove, GameError> {
         notation::parse_move(text, self.size)
     }

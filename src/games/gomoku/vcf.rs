@@ -516,6 +516,54 @@ pub fn find_forced_win(game: &mut Gomoku, request: &ProofRequest) -> Option<Forc
     })
 }
 
+/// Root moves checked against the opponent's threats at most (the first ones in the given order).
+const DEFENCE_MOVES: usize = 40;
+/// Nodes of the threat search after each root move, at least.
+const DEFENCE_MOVE_NODES: u64 = 1_000;
+
+/// [`crate::game::Game::keep_root_defences`] for Gomoku: when the opponent would have a forced
+/// win by threats (a VCT with up to [`ROOT_THREES`] open threes, fours included) if the side to
+/// move passed, searched with an eighth of the request's nodes, keeps only the moves after which
+/// the same search of the opponent, with a quarter of the request's nodes shared among the moves
+/// (at least [`DEFENCE_MOVE_NODES`] each), finds none. Nothing changes when no move is left (the game is
+/// lost anyway, or the win lies beyond the budgets) or below the threat solvers' strength.
+pub fn keep_root_defences(game: &Gomoku, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
+    if request.strength.0 < PROOF_STRENGTH || game.outcome().is_some() || moves.len() <= 1 {
+        return;
+    }
+    if !game.threats.points(game.side, Kind::Five).is_empty() {
+        // The side to move wins at once: nothing to defend.
+        return;
+    }
+    let mut passed = game.clone();
+    passed.side ^= 1;
+    passed.hash ^= super::SIDE_KEY;
+    SOLVER.with(|solver| {
+        let mut solver = solver.borrow_mut();
+        let threat = Budget::vct(request.nodes / 8, PROOF_MOVES, ROOT_THREES);
+        if solver.solve(&mut passed, threat).is_none() {
+            return;
+        }
+        let checked = moves.len().min(DEFENCE_MOVES);
+        let nodes = (request.nodes / 4 / checked as u64).max(DEFENCE_MOVE_NODES);
+        let each = Budget::vct(nodes, PROOF_MOVES, ROOT_THREES);
+        let mut position = game.clone();
+        let defences: Vec<GomokuMove> = moves[..checked]
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let undo = position.play_unchecked(mv);
+                let refuted = solver.solve(&mut position, each).is_some();
+                position.undo(mv, undo);
+                !refuted
+            })
+            .collect();
+        if !defences.is_empty() {
+            *moves = defences;
+        }
+    });
+}
+
 /// `solve` for Gomoku: a VCF, then VCTs with one open three more each time (up to
 /// [`SOLVE_THREES`]), until a win is proven, [`SOLVE_NODES`] nodes are spent, the stop flag is
 /// raised or the request's time runs out. The score is the search's
