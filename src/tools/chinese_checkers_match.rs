@@ -9,7 +9,7 @@
 
 use crate::game::{DirectRequest, Game, MultiplayerSearch};
 use crate::games::chinese_checkers::evaluation::Weights;
-use crate::games::chinese_checkers::{greedy, ChineseCheckers, Rules};
+use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, Rules};
 use crate::search::{self, SearchRequest, Worker};
 use crate::time_management::{self, Limits};
 use crate::transposition::TranspositionTable;
@@ -238,6 +238,8 @@ fn choose(
 pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
     let players = settings.rules.players;
     let mut position = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
+    // The race solver's plans of an earlier game on this thread are no help in this one.
+    race::forget_plans();
     let seats: Vec<usize> = (0..players)
         .map(|entry| (entry + index) % players)
         .collect();

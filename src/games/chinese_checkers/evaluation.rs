@@ -46,14 +46,16 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights of full strength.
+    /// The weights of full strength: the output of `scripts/tune-chinese-checkers.sh` (two
+    /// rounds of coordinate search by two-player self-play at depth 3, from the hand-set weights
+    /// sideways=3, side_camp=48, straggler=3, straggler_free=6, spread=0, hop=0, tempo=0).
     pub const DEFAULT: Weights = Weights {
         sideways: 3,
-        side_camp: 48,
-        straggler: 3,
+        side_camp: 64,
+        straggler: 7,
         straggler_free: 6,
-        spread: 0,
-        hop: 0,
+        spread: 8,
+        hop: 8,
         tempo: 0,
     };
 }
@@ -84,6 +86,23 @@ impl std::str::FromStr for Weights {
             *field = value;
         }
         Ok(weights)
+    }
+}
+
+impl std::fmt::Display for Weights {
+    /// The weights as `key=value` pairs separated by commas, as its `FromStr` reads them.
+    fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            out,
+            "sideways={},side_camp={},straggler={},straggler_free={},spread={},hop={},tempo={}",
+            self.sideways,
+            self.side_camp,
+            self.straggler,
+            self.straggler_free,
+            self.spread,
+            self.hop,
+            self.tempo
+        )
     }
 }
 
@@ -124,6 +143,7 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
     let mut nearest = i32::MAX;
     let mut hops = 0;
     let mut lags = [0i32; 17];
+    let count_hops = strength.0 >= 6 && weights.hop != 0;
     while pieces != 0 {
         let hole = pieces.trailing_zeros() as usize;
         pieces &= pieces - 1;
@@ -133,7 +153,7 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
         if camp >> hole & 1 == 0 {
             nearest = nearest.min(distance);
             lags[distance as usize] += 1;
-            if strength.0 >= 6 && has_forward_hop(hole, occupied, distances) {
+            if count_hops && has_forward_hop(hole, occupied, distances) {
                 hops += 1;
             }
         }
@@ -316,6 +336,24 @@ mod tests {
             assert_eq!(*score, gain as i32 * ROW, "{mv:?}");
         }
         assert_eq!(scores.iter().filter(|&&score| score == 2 * ROW).count(), 6);
+    }
+
+    #[test]
+    fn weights_read_back_what_they_write() {
+        let weights = Weights {
+            sideways: 1,
+            side_camp: 2,
+            straggler: 3,
+            straggler_free: 4,
+            spread: 5,
+            hop: 6,
+            tempo: 7,
+        };
+        assert_eq!(weights.to_string().parse::<Weights>(), Ok(weights));
+        assert_eq!(
+            Weights::DEFAULT.to_string().parse::<Weights>(),
+            Ok(Weights::DEFAULT)
+        );
     }
 
     #[test]

@@ -47,6 +47,9 @@ const MAX_REFUTED: usize = 1 << 21;
 /// The widest beam [`race_move`] tries (a beam keeps width × moves positions per move).
 const MAX_WIDTH: usize = 4096;
 
+/// The longest line a beam looks for.
+const MAX_PLAN_MOVES: usize = 100;
+
 /// A move of the race: from a hole to a hole.
 pub type Step = (u8, u8);
 
@@ -195,6 +198,21 @@ impl Race {
         }
     }
 
+    /// A key of the race from `pieces`: equal keys mean the same race from the same position.
+    fn key(&self, pieces: u128) -> u64 {
+        use crate::zobrist::mix;
+        let words = [
+            pieces,
+            self.targets,
+            self.obstacles,
+            self.barred,
+            self.camp | (self.goal_lock as u128) << 127 | (self.jumps as u128) << 126,
+        ];
+        words.iter().fold(0, |key, &word| {
+            mix(mix(key ^ word as u64) ^ (word >> 64) as u64)
+        })
+    }
+
     /// Whether `pieces` fill every target hole.
     pub fn is_done(&self, pieces: u128) -> bool {
         pieces & self.targets == self.targets
@@ -293,7 +311,8 @@ impl Race {
     }
 
     /// A short line that fills the goal, found by a beam search keeping the `width` best
-    /// positions after each move, or `None` when the budget runs out (or the beam dies out).
+    /// positions after each move, or `None` when the budget runs out, the beam dies out or no
+    /// line of 100 moves is found.
     pub fn plan(&self, pieces: u128, width: usize, budget: &Budget) -> Option<RaceLine> {
         if self.is_done(pieces) {
             return Some(RaceLine {
@@ -350,7 +369,9 @@ impl Race {
                     children.push((self.beam_score(child), next));
                 }
             }
-            if children.is_empty() {
+            // A goal that cannot be filled (a hole nobody can reach) would let the beam wander
+            // for ever.
+            if children.is_empty() || levels.len() >= MAX_PLAN_MOVES {
                 return None;
             }
             if children.len() > width {
@@ -445,8 +466,10 @@ const DEFAULT_RACE_TIME: Duration = Duration::from_millis(1_000);
 const FIRST_WIDTH: usize = 16;
 
 /// The side to move's race move, if it is in a race: the first move of the shortest line when
-/// the exact search proves one within part of the time, otherwise of the shortest line that
-/// beams of growing widths find in the rest. Needs the time of one beam of width 16 at least.
+/// the exact search proves one within part of the time, otherwise of the shortest line among the
+/// ones that beams of growing widths find in the rest and the rest of the line the last move of
+/// this race followed (remembered per thread, see [`forget_plans`]): a plan only gets shorter
+/// from move to move. Without a remembered line it needs the time of one beam of width 16.
 pub fn race_move(
     position: &ChineseCheckers,
     request: &DirectRequest,
@@ -458,58 +481,139 @@ pub fn race_move(
         return None;
     }
     let time = request.hard_time.unwrap_or(DEFAULT_RACE_TIME);
-    let to_moves = |line: &RaceLine| -> Vec<ChineseCheckersMove> {
-        line.moves
-            .iter()
-            .map(|&(from, to)| ChineseCheckersMove::new(from as usize, to as usize))
-            .collect()
-    };
+    let known = recall(race.key(pieces));
     let exact_time = time * 2 / 5;
     let exact = Budget {
         stop: Some(request.stop),
         deadline: Some(request.start + exact_time),
         nodes: (exact_time.as_millis() as u64).max(1) * EXACT_NODES_PER_MILLISECOND,
     };
-    if let Some(line) = race.solve(pieces, &exact) {
-        let moves = to_moves(&line);
-        return Some(DirectMove {
-            mv: moves[0],
-            pv: moves,
-            exact: true,
-        });
+    // A long remembered line is out of the exact search's reach in the time of a move: the
+    // beams get all of it.
+    let hopeless = known
+        .as_ref()
+        .is_some_and(|plan| plan.steps.len() > EXACT_PLAN_MOVES);
+    if !hopeless {
+        if let Some(line) = race.solve(pieces, &exact) {
+            return Some(direct(&line.moves, true));
+        }
     }
     let beam = Budget {
         stop: Some(request.stop),
         deadline: Some(request.start + time * 9 / 10),
         nodes: u64::MAX,
     };
-    let mut best: Option<RaceLine> = None;
-    let mut width = FIRST_WIDTH;
+    let mut best: Option<Vec<Step>> = None;
+    // Start from the width that found the remembered line: the narrower beams would find
+    // nothing shorter than the line already known.
+    let mut width = known.as_ref().map_or(FIRST_WIDTH, |plan| plan.width);
+    let mut widest = width;
     let bound = race.lower_bound(pieces) as usize;
-    // The first beam always runs to the end, so that there is a line to play.
+    // Without a remembered line the first beam always runs to the end, so that there is a line
+    // to play.
     let first = Budget::nodes(u64::MAX);
     while width <= MAX_WIDTH {
-        let budget = if best.is_none() { &first } else { &beam };
+        let budget = if best.is_none() && known.is_none() {
+            &first
+        } else {
+            &beam
+        };
         let Some(line) = race.plan(pieces, width, budget) else {
             break;
         };
+        widest = width;
         if best
             .as_ref()
-            .is_none_or(|known| line.moves.len() < known.moves.len())
+            .is_none_or(|found| line.moves.len() < found.len())
         {
-            best = Some(line);
+            best = Some(line.moves);
         }
-        if best.as_ref().is_some_and(|line| line.moves.len() <= bound) {
+        if best.as_ref().is_some_and(|line| line.len() <= bound) {
             break;
         }
         width *= 2;
     }
-    let moves = to_moves(best.as_ref()?);
-    Some(DirectMove {
+    if let Some(plan) = known {
+        if best
+            .as_ref()
+            .is_none_or(|found| plan.steps.len() <= found.len())
+        {
+            best = Some(plan.steps);
+        }
+    }
+    let steps = best?;
+    let first = steps[0];
+    remember(
+        race.key(pieces ^ bit(first.0 as usize) ^ bit(first.1 as usize)),
+        Plan {
+            steps: steps[1..].to_vec(),
+            width: widest,
+        },
+    );
+    Some(direct(&steps, false))
+}
+
+/// The move that begins `steps`, with the line.
+fn direct(steps: &[Step], exact: bool) -> DirectMove<ChineseCheckersMove> {
+    let moves: Vec<ChineseCheckersMove> = steps
+        .iter()
+        .map(|&(from, to)| ChineseCheckersMove::new(from as usize, to as usize))
+        .collect();
+    DirectMove {
         mv: moves[0],
         pv: moves,
-        exact: false,
+        exact,
+    }
+}
+
+/// Remembered lines longer than this are not worth an exact search.
+const EXACT_PLAN_MOVES: usize = 10;
+
+/// The rest of a line played from, and the widest beam that completed at that move.
+#[derive(Clone)]
+struct Plan {
+    steps: Vec<Step>,
+    width: usize,
+}
+
+/// How many lines the plan memory keeps.
+const REMEMBERED_PLANS: usize = 64;
+
+thread_local! {
+    /// The rest of the lines played from, by the key of the position they continue from (see
+    /// [`Race::key`]): a later move compares its own plan with the rest of the one it follows,
+    /// so a plan only ever gets shorter from move to move, and the short times of single moves
+    /// add up. Kept per thread, as a game is played on one thread; [`forget_plans`] clears it.
+    static PLANS: std::cell::RefCell<Vec<(u64, Plan)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Forgets every remembered plan of this thread (at the start of a game).
+pub fn forget_plans() {
+    PLANS.with(|plans| plans.borrow_mut().clear());
+}
+
+fn recall(key: u64) -> Option<Plan> {
+    PLANS.with(|plans| {
+        plans
+            .borrow()
+            .iter()
+            .find(|(known, _)| *known == key)
+            .map(|(_, plan)| plan.clone())
     })
+}
+
+fn remember(key: u64, plan: Plan) {
+    if plan.steps.is_empty() {
+        return;
+    }
+    PLANS.with(|plans| {
+        let mut plans = plans.borrow_mut();
+        plans.retain(|(known, _)| *known != key);
+        if plans.len() >= REMEMBERED_PLANS {
+            plans.remove(0);
+        }
+        plans.push((key, plan));
+    });
 }
 
 #[cfg(test)]
@@ -630,6 +734,52 @@ mod tests {
         let (race, pieces) = solitaire(&start);
         assert!(race.solve(pieces, &Budget::nodes(10_000)).is_none());
         assert!(race.plan(pieces, 100, &Budget::nodes(10_000)).is_none());
+    }
+
+    fn request(stop: &AtomicBool, millis: u64) -> DirectRequest<'_> {
+        DirectRequest {
+            level: 8,
+            seed: 1,
+            stop,
+            start: Instant::now(),
+            hard_time: Some(Duration::from_millis(millis)),
+        }
+    }
+
+    #[test]
+    fn a_goal_nobody_can_fill_ends_the_beam() {
+        // The tip of the goal is barred: no line fills it, and the beam gives up after its
+        // longest line instead of wandering for ever.
+        let start: Vec<usize> = (0..10).collect();
+        let pieces = start.iter().fold(0u128, |mask, &hole| mask | bit(hole));
+        let camp = CAMP_MASKS[4];
+        let race = Race::new(camp, camp, 0, Jumps::Standard, true, bit(at(0, 16)), 4);
+        assert!(race.plan(pieces, 4, &Budget::nodes(u64::MAX)).is_none());
+    }
+
+    #[test]
+    fn a_plan_never_gets_longer_from_move_to_move() {
+        // A long first move finds a short crossing; the next move, with next to no time, only
+        // manages the narrowest beam, but follows the rest of the plan it remembers.
+        forget_plans();
+        let mut game = ChineseCheckers::new(1, Jumps::Standard, 1000).unwrap();
+        let stop = AtomicBool::new(false);
+        let first = race_move(&game, &request(&stop, 3000)).expect("a move");
+        game.try_play(first.mv).unwrap();
+        let race = Race::of(&game, 0).unwrap();
+        let narrow = race
+            .plan(game.pieces(0), FIRST_WIDTH, &Budget::nodes(u64::MAX))
+            .unwrap();
+        let second = race_move(&game, &request(&stop, 1)).expect("a move");
+        assert!(second.pv.len() < first.pv.len(), "{first:?} {second:?}");
+        assert!(
+            narrow.moves.len() > second.pv.len(),
+            "the narrowest beam is no worse ({} moves): the test shows nothing",
+            narrow.moves.len()
+        );
+        forget_plans();
+        let alone = race_move(&game, &request(&stop, 1)).expect("a move");
+        assert!(alone.pv.len() > second.pv.len());
     }
 
     #[test]
