@@ -3,8 +3,10 @@
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tabula::engine::MoveTime;
 use tabula::engine::{Bound, Engine, EngineError, Mode, Request, Score, Settings, StopSignal};
 use tabula::game::Game;
+use tabula::games::chinese_checkers::{greedy, ChineseCheckers, Jumps};
 use tabula::games::reversi::Reversi;
 use tabula::time_management::Limits;
 
@@ -206,4 +208,82 @@ fn options_are_checked_before_they_change_anything() {
     assert_eq!(engine.settings(), &before);
     engine.set_option("LEVEL", "3").unwrap();
     assert_eq!(engine.settings().level, 3);
+}
+
+/// A Chinese Checkers engine for the side to move, one thread, at `level`.
+fn cc_engine(position: ChineseCheckers, level: u8, movetime: u64) -> Engine<ChineseCheckers> {
+    let settings = Settings {
+        level,
+        threads: 1,
+        hash_megabytes: 16,
+        movetime: MoveTime::Fixed(Duration::from_millis(movetime)),
+        ..Settings::default()
+    };
+    Engine::new(position, settings, Arc::new(StopSignal::default())).expect("a small table")
+}
+
+#[test]
+fn level_one_plays_the_greedy_move_through_the_engine() {
+    // Regression: the engine façade searched at level 1 instead of asking the game, so front-ends
+    // never played the greedy player.
+    let mut engine = cc_engine(
+        ChineseCheckers::new(2, Jumps::Standard, 1000).unwrap(),
+        1,
+        100,
+    );
+    for ply in 0..40 {
+        let before = engine.position().clone();
+        let mut moves = Vec::new();
+        before.generate_moves(&mut moves);
+        let most = moves
+            .iter()
+            .map(|&mv| greedy::rows_gained(&before, mv))
+            .max()
+            .unwrap();
+        let found = engine
+            .search(&Request::new(Mode::Play { commit: true }), &mut |_| {})
+            .unwrap();
+        assert_eq!(
+            greedy::rows_gained(&before, found.best().mv),
+            most,
+            "ply {ply}: {} is not a greedy move",
+            before.format_move(found.best().mv)
+        );
+    }
+}
+
+#[test]
+fn the_engine_plays_the_race_solvers_plan_to_the_end() {
+    // Regression: the engine façade never asked the race solver, so a crossing played through
+    // a front-end followed the depth-limited tree search. Twenty greedy moves into solitaire,
+    // the line the engine announces must fill the goal, and the engine must not need more moves
+    // than it announced.
+    let mut position = ChineseCheckers::new(1, Jumps::Standard, 1000).unwrap();
+    for _ in 0..20 {
+        let mv = greedy::greedy_move(&position, 7).unwrap();
+        position.play_unchecked(mv);
+    }
+    let mut engine = cc_engine(position, 8, 300);
+    let first = engine
+        .search(&Request::new(Mode::Play { commit: false }), &mut |_| {})
+        .unwrap();
+    let announced = first.best().pv.clone();
+    assert!(announced.len() >= 8, "a long race: {}", announced.len());
+    let mut replay = engine.position().clone();
+    for &mv in &announced {
+        assert!(replay.is_legal(mv));
+        replay.play_unchecked(mv);
+    }
+    assert!(
+        replay.outcome().is_some(),
+        "the announced line fills the goal"
+    );
+    let mut played = 0;
+    while engine.position().outcome().is_none() {
+        engine
+            .search(&Request::new(Mode::Play { commit: true }), &mut |_| {})
+            .unwrap();
+        played += 1;
+        assert!(played <= announced.len(), "more moves than announced");
+    }
 }

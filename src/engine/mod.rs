@@ -18,7 +18,9 @@ pub use report::{Bound, Line, Report, Score};
 pub use session::{new_session, rules_session, session_for, Session};
 pub use stop::StopSignal;
 
-use crate::game::{Game, GameError, Outcome, Player, SolutionScale, SolveRequest};
+use crate::game::{
+    DirectMove, DirectRequest, Game, GameError, Outcome, Player, SolutionScale, SolveRequest,
+};
 use crate::levels::LevelProfile;
 use crate::search::{self, Iteration, RootLine, Worker};
 use crate::time_management::{self, Clock, Limits};
@@ -522,6 +524,22 @@ impl<G: Game> Engine<G> {
                 self.stop.arm();
             }
         }
+        // A move the game chooses by its own means (Chinese Checkers' greedy level 1 and its race
+        // solver), when playing.
+        if multi_pv == 1 && instant_single_move {
+            let request = DirectRequest {
+                level: self.settings.level,
+                seed: self.settings.seed,
+                stop: self.stop.flag(),
+                start,
+                hard_time: limits.hard_time,
+            };
+            if let Some(direct) = self.position.direct_move(&request) {
+                let found = self.report_of_direct(direct, &profile, start);
+                report(&found);
+                return Ok(found);
+            }
+        }
         let remaining = |time: Option<Duration>| time.map(|t| t.saturating_sub(start.elapsed()));
         let request = search::SearchRequest {
             limits: Limits {
@@ -557,6 +575,35 @@ impl<G: Game> Engine<G> {
         found.nodes = found.nodes.max(outcome.nodes);
         found.elapsed = outcome.elapsed;
         Ok(found)
+    }
+
+    /// A report of a move the game chose without the search: scored by the evaluation of the
+    /// position it leads to, from the mover's side.
+    fn report_of_direct(
+        &self,
+        direct: DirectMove<G::Move>,
+        profile: &LevelProfile,
+        start: Instant,
+    ) -> Report<G::Move> {
+        let mover = self.position.side_to_move();
+        let mut after = self.position.clone();
+        after.play_unchecked(direct.mv);
+        let value = after.evaluate(mover, profile.strength);
+        let depth = direct.pv.len() as u32;
+        Report {
+            depth,
+            selective_depth: depth,
+            lines: vec![Line {
+                mv: direct.mv,
+                score: Score::from_search(value, self.position.score_unit()),
+                bound: Bound::Exact,
+                depth,
+                pv: direct.pv,
+            }],
+            nodes: 0,
+            elapsed: start.elapsed(),
+            solved: false,
+        }
     }
 
     fn solve(

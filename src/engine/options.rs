@@ -54,6 +54,9 @@ pub struct Settings {
     pub info: InfoMode,
     /// Time kept back from every move's budget for process, pipe and reply latency.
     pub overhead: Duration,
+    /// The seed of a game's own random choices (the ties of Chinese Checkers' greedy level 1):
+    /// the same seed and position give the same move.
+    pub seed: u64,
     /// Budgets shared with other sessions in the same process (the server's): a search takes
     /// its threads from them and a table its memory. `None`: take what the settings ask.
     pub shared: Option<SharedLimits>,
@@ -70,6 +73,7 @@ impl Default for Settings {
             level: 8,
             info: InfoMode::Log,
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MILLIS),
+            seed: 0,
             shared: None,
         }
     }
@@ -314,6 +318,21 @@ pub const OPTIONS: &[EngineOption] = &[
             Ok(())
         },
     },
+    EngineOption {
+        name: "seed",
+        kind: OptionKind::Integer {
+            min: 0,
+            max: u64::MAX,
+            zero: None,
+        },
+        default: "0",
+        help: "seed of a game's own random choices (the ties of Chinese Checkers' level 1); the same seed and position give the same move",
+        read: |settings| settings.seed.to_string(),
+        write: |settings, number, _| {
+            settings.seed = number;
+            Ok(())
+        },
+    },
 ];
 
 /// The option named `name` (case-insensitive).
@@ -352,6 +371,7 @@ mod tests {
             ("level", "5"),
             ("info", "stdout"),
             ("overhead", "20"),
+            ("seed", "12345678901234"),
         ] {
             let option = find(name).unwrap();
             option.set(&mut settings, value).unwrap();
