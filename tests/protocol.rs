@@ -287,26 +287,14 @@ fn stop_answers_a_long_search_at_once() {
     engine.ok("set_option movetime 0");
     engine.ok("set_option threads 2");
     let legal = engine.ok("legal_moves");
-    engine.send_raw(b"5 genmove b\n");
-    std::thread::sleep(Duration::from_millis(300));
-    let start = Instant::now();
-    engine.send_raw(b"6 stop\n");
-    let reply = engine.read_reply();
-    assert!(
-        start.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        start.elapsed()
-    );
+    let (reply, waited) = engine.stop_after(5, "genmove b", Duration::from_millis(300));
+    assert!(waited < Duration::from_millis(500), "{waited:?}");
     assert!(reply.success);
-    assert_eq!(reply.id.as_deref(), Some("5"));
     assert!(
         legal.split(' ').any(|mv| mv == reply.text),
         "{}",
         reply.text
     );
-    let stop = engine.read_reply();
-    assert_eq!(stop.id.as_deref(), Some("6"));
-    assert!(stop.success);
     // The engine is usable afterwards.
     assert_eq!(engine.ok("side_to_move"), "white");
     engine.quit();

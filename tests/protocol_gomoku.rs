@@ -6,7 +6,7 @@
 mod common;
 
 use common::Engine;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A board read from a position string in the board form.
 struct Board {
@@ -545,27 +545,12 @@ fn perft_counts_and_stops_at_once() {
     assert_eq!(engine.ok("perft 2"), "44310");
     // Depth 6 is hundreds of trillions of leaves: stop ends it.
     engine.ok("clear_board");
-    engine.send_raw(b"11 perft 6\n");
-    std::thread::sleep(Duration::from_millis(200));
-    let start = Instant::now();
-    engine.send_raw(b"12 stop\n");
-    let reply = engine.read_reply();
-    assert!(
-        start.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        start.elapsed()
-    );
+    let (reply, waited) = engine.stop_after(11, "perft 6", Duration::from_millis(200));
+    assert!(waited < Duration::from_secs(1), "{waited:?}");
     assert!(!reply.success);
-    assert_eq!(reply.id.as_deref(), Some("11"));
     assert!(reply.text.contains("stopped"), "{}", reply.text);
-    let stop = engine.read_reply();
-    assert!(stop.success);
-    assert_eq!(stop.id.as_deref(), Some("12"));
-    engine.send_raw(b"13 perft 6 divide\n");
-    std::thread::sleep(Duration::from_millis(100));
-    engine.send_raw(b"stop\n");
-    assert!(!engine.read_reply().success);
-    assert!(engine.read_reply().success);
+    let (reply, _) = engine.stop_after(13, "perft 6 divide", Duration::from_millis(100));
+    assert!(!reply.success);
     assert_eq!(engine.ok("perft 2"), "50400", "the session goes on");
     engine.quit();
 }

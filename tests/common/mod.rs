@@ -54,6 +54,23 @@ impl Engine {
         stdin.flush().unwrap();
     }
 
+    /// Sends `command` with id `id`, lets it run for `running`, then sends `stop` with id `id + 1`.
+    /// Returns the command's reply and how long after the stop it came; the stop's own reply
+    /// must follow with its id and succeed.
+    pub fn stop_after(&mut self, id: u32, command: &str, running: Duration) -> (Reply, Duration) {
+        self.send_raw(format!("{id} {command}\n").as_bytes());
+        std::thread::sleep(running);
+        let start = Instant::now();
+        self.send_raw(format!("{} stop\n", id + 1).as_bytes());
+        let reply = self.read_reply();
+        let waited = start.elapsed();
+        assert_eq!(reply.id, Some(id.to_string()), "{reply:?}");
+        let stop = self.read_reply();
+        assert!(stop.success, "{stop:?}");
+        assert_eq!(stop.id, Some((id + 1).to_string()), "{stop:?}");
+        (reply, waited)
+    }
+
     /// Reads one reply, skipping `info` lines.
     pub fn read_reply(&mut self) -> Reply {
         let mut lines = Vec::new();
