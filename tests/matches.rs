@@ -58,6 +58,16 @@ fn records(path: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Runs a match that must succeed with its records written to `path`; returns its output and
+/// the records.
+fn run_recorded(mut arguments: Vec<String>, path: &Path) -> (Output, Vec<serde_json::Value>) {
+    arguments.extend(["--records".into(), path.display().to_string()]);
+    let output = run(&arguments);
+    assert!(output.status.success());
+    let games = records(path);
+    (output, games)
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).to_string()
 }
@@ -75,19 +85,15 @@ fn reversi_levels_with_openings_records_and_a_plot() {
     arguments.extend([
         "--openings".into(),
         openings.display().to_string(),
-        "--records".into(),
-        records_path.display().to_string(),
         "--plot".into(),
         plot.display().to_string(),
     ]);
-    let output = run(&arguments);
-    assert!(output.status.success());
+    let (output, games) = run_recorded(arguments, &records_path);
     let text = stdout(&output);
     assert!(text.contains("Finished match: 4 games"), "{text}");
     assert!(text.contains("Score of weak vs strong: "), "{text}");
     assert!(text.contains("Elo difference: "), "{text}");
     assert!(text.contains("Ptnml(0-2): "), "{text}");
-    let games = records(&records_path);
     assert_eq!(games.len(), 4);
     let mut numbers: Vec<u64> = games
         .iter()
@@ -154,11 +160,9 @@ fn gomoku_levels() {
     let mut arguments = words("--game gomoku -o size=9 --concurrency 2 --games 2 --movetime 150");
     arguments.extend(tabula("level1", 1));
     arguments.extend(tabula("level3", 3));
-    arguments.extend(["--records".into(), records_path.display().to_string()]);
-    let output = run(&arguments);
-    assert!(output.status.success());
+    let (output, recorded) = run_recorded(arguments, &records_path);
     assert!(stdout(&output).contains("Finished match: 2 games"));
-    for game in records(&records_path) {
+    for game in recorded {
         assert_eq!(game["termination"], "normal", "{game}");
         assert!(
             ["B+", "W+", "0"].contains(&game["result"].as_str().unwrap()),
@@ -181,9 +185,7 @@ fn chinese_checkers_in_three_and_six_seats() {
         if extra {
             arguments.extend(tabula("third", 3));
         }
-        arguments.extend(["--records".into(), records_path.display().to_string()]);
-        let output = run(&arguments);
-        assert!(output.status.success());
+        let (output, recorded) = run_recorded(arguments, &records_path);
         let text = stdout(&output);
         assert!(
             text.contains(&format!("Finished match: {games} games")),
@@ -192,7 +194,7 @@ fn chinese_checkers_in_three_and_six_seats() {
         assert!(text.contains("Places by engine"), "{text}");
         assert!(text.contains("Places by seat"), "{text}");
         assert!(text.contains("Score of first vs second: "), "{text}");
-        for game in records(&records_path) {
+        for game in recorded {
             assert_eq!(game["termination"], "normal", "{game}");
             assert_eq!(game["places"].as_array().unwrap().len(), players);
             assert_eq!(game["seats"].as_array().unwrap().len(), players);
@@ -221,10 +223,7 @@ fn fake_loses(mode: &str, termination: &str, extra: &[&str]) -> (String, usize) 
     arguments.extend(extra.iter().map(|word| word.to_string()));
     arguments.extend(tabula("tabula", 1));
     arguments.extend(words("--games 2"));
-    arguments.extend(["--records".into(), records_path.display().to_string()]);
-    let output = run(&arguments);
-    assert!(output.status.success());
-    let games = records(&records_path);
+    let (output, games) = run_recorded(arguments, &records_path);
     assert_eq!(games.len(), 2);
     for game in &games {
         assert_eq!(game["termination"], termination, "{game}");
@@ -341,10 +340,8 @@ fn piskvork_brains_play_through_the_client() {
         ];
         arguments.extend(tabula("tabula", 2));
         arguments.extend(words("--games 2 --movetime 300"));
-        arguments.extend(["--records".into(), records_path.display().to_string()]);
-        let output = run(&arguments);
-        assert!(output.status.success());
-        for game in records(&records_path) {
+        let (_, recorded) = run_recorded(arguments, &records_path);
+        for game in recorded {
             assert_eq!(game["termination"], termination, "{game}");
         }
     }
@@ -429,11 +426,9 @@ fn an_exact_solve_adjudicates_with_the_result_of_perfect_play() {
     let mut arguments = words("--game reversi --concurrency 2 --games 2 --adjudicate-exact 12");
     arguments.extend(tabula("a", 1));
     arguments.extend(tabula("b", 1));
-    arguments.extend(["--records".into(), records_path.display().to_string()]);
-    let output = run(&arguments);
-    assert!(output.status.success());
+    let (output, recorded) = run_recorded(arguments, &records_path);
     assert!(stdout(&output).contains("Endings: adjudicated 2"));
-    for game in records(&records_path) {
+    for game in recorded {
         assert_eq!(game["termination"], "adjudicated", "{game}");
         assert!(
             game["reason"]
@@ -473,10 +468,8 @@ fn a_proven_win_adjudicates_before_the_five() {
     );
     arguments.extend(tabula("a", 1));
     arguments.extend(tabula("b", 2));
-    arguments.extend(["--records".into(), records_path.display().to_string()]);
-    let output = run(&arguments);
-    assert!(output.status.success());
-    for game in records(&records_path) {
+    let (_, recorded) = run_recorded(arguments, &records_path);
+    for game in recorded {
         if game["result"] == "0" {
             continue;
         }
@@ -499,10 +492,7 @@ fn the_move_cap_draws_for_every_seat() {
         words("--game chinese-checkers -o players=3 --games 3 --concurrency 2 --max-plies 7");
     arguments.extend(tabula("a", 1));
     arguments.extend(tabula("b", 1));
-    arguments.extend(["--records".into(), records_path.display().to_string()]);
-    let output = run(&arguments);
-    assert!(output.status.success());
-    let games = records(&records_path);
+    let (_, games) = run_recorded(arguments, &records_path);
     assert_eq!(games.len(), 3);
     for game in games {
         assert_eq!(game["termination"], "move-cap", "{game}");
@@ -525,10 +515,7 @@ fn slow_engine_under(tc: &str) -> Vec<serde_json::Value> {
         &["clock=off", "option.movetime=300", "margin=50"],
     ));
     arguments.extend(tabula("fast", 1));
-    arguments.extend(["--records".into(), records_path.display().to_string()]);
-    let output = run(&arguments);
-    assert!(output.status.success());
-    let games = records(&records_path);
+    let (_, games) = run_recorded(arguments, &records_path);
     std::fs::remove_dir_all(&directory).unwrap();
     games
 }
@@ -575,15 +562,8 @@ fn nboard_engines_play_through_the_client() {
         "margin=2000".to_string(),
     ]);
     arguments.extend(tabula("gtp", 1));
-    arguments.extend([
-        "--openings".into(),
-        openings.display().to_string(),
-        "--records".into(),
-        records_path.display().to_string(),
-    ]);
-    let output = run(&arguments);
-    assert!(output.status.success());
-    let games = records(&records_path);
+    arguments.extend(["--openings".into(), openings.display().to_string()]);
+    let (_, games) = run_recorded(arguments, &records_path);
     assert_eq!(games.len(), 4);
     for game in &games {
         assert_eq!(game["termination"], "normal", "{game}");
@@ -604,10 +584,8 @@ fn nboard_engines_play_through_the_client() {
         ];
         arguments.extend(tabula("tabula", 1));
         arguments.extend(words("--games 2 --movetime 500"));
-        arguments.extend(["--records".into(), records_path.display().to_string()]);
-        let output = run(&arguments);
-        assert!(output.status.success());
-        for game in records(&records_path) {
+        let (_, recorded) = run_recorded(arguments, &records_path);
+        for game in recorded {
             assert_eq!(game["termination"], termination, "{game}");
             let fake_seat = if game["seats"][0] == "fake" { 0 } else { 1 };
             assert_eq!(game["loser"], fake_seat, "{game}");
