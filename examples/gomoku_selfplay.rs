@@ -371,30 +371,57 @@ fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / clamped - 1.0).log10()
 }
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
+struct Arguments {
+    /// Games to play, each opening twice with the colours swapped.
+    #[arg(long, default_value_t = 40)]
+    games: usize,
+    /// Board size.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// The rule: freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    rule: String,
+    /// Search threads of each player.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Player A, as `key=value` words.
+    #[arg(long, default_value = "level=8 movetime=200")]
+    a: String,
+    /// Player B, as `key=value` words.
+    #[arg(long, default_value = "level=1")]
+    b: String,
+    /// An openings file (move sequences or c-gomoku-cli offsets); random openings without one.
+    #[arg(long)]
+    openings: Option<String>,
+    /// A file to append the games to.
+    #[arg(long)]
+    out: Option<String>,
+    /// Print only the summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
 fn main() {
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| {
-        arguments
-            .iter()
-            .position(|argument| argument == name)
-            .map(|index| arguments[index + 1].clone())
-    };
-    let games: usize = option("--games").map_or(40, |text| text.parse().expect("games"));
-    let size: usize = option("--size").map_or(15, |text| text.parse().expect("size"));
-    let rule = Rule::parse(&option("--rule").unwrap_or_else(|| "freestyle".into())).expect("rule");
-    let threads: usize = option("--threads").map_or(1, |text| text.parse().expect("threads"));
-    let seed: u64 = option("--seed").map_or(1, |text| text.parse().expect("seed"));
-    let quiet = arguments.iter().any(|argument| argument == "--quiet");
-    let players = [
-        Player::parse(&option("--a").unwrap_or_else(|| "level=8 movetime=200".into())),
-        Player::parse(&option("--b").unwrap_or_else(|| "level=1".into())),
-    ];
+    let arguments: Arguments = clap::Parser::parse();
+    let (games, size, threads, quiet) = (
+        arguments.games,
+        arguments.size,
+        arguments.threads,
+        arguments.quiet,
+    );
+    let rule = Rule::parse(&arguments.rule).expect("rule");
+    let players = [Player::parse(&arguments.a), Player::parse(&arguments.b)];
     let start = Gomoku::new(size, rule).expect("a board size");
-    let openings = match option("--openings") {
-        Some(path) => read_openings(&path, &start),
-        None => random_openings(&start, games.div_ceil(2), seed),
+    let openings = match &arguments.openings {
+        Some(path) => read_openings(path, &start),
+        None => random_openings(&start, games.div_ceil(2), arguments.seed),
     };
-    let mut out = option("--out").map(|path| {
+    let mut out = arguments.out.as_ref().map(|path| {
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -126,26 +126,38 @@ fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
+struct Arguments {
+    /// A file of games as `gomoku_selfplay --out` writes them; give it once per file.
+    #[arg(long = "games", required = true)]
+    files: Vec<String>,
+    /// The starting weights.
+    #[arg(long, default_value = "data/gomoku-weights-hand.txt")]
+    start: String,
+    /// Where to write the tuned weights.
+    #[arg(long)]
+    out: String,
+    /// Gradient descent steps.
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    /// Opening plies of each game left out.
+    #[arg(long, default_value_t = 4)]
+    skip: usize,
+    /// Pull towards the starting weights.
+    #[arg(long, default_value_t = 1e-4)]
+    regularisation: f64,
+}
+
 fn main() {
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| {
-        arguments
-            .iter()
-            .position(|argument| argument == name)
-            .map(|index| arguments[index + 1].clone())
-    };
-    let files: Vec<String> = arguments
-        .windows(2)
-        .filter(|pair| pair[0] == "--games")
-        .map(|pair| pair[1].clone())
-        .collect();
-    assert!(!files.is_empty(), "give at least one --games file");
-    let start_path = option("--start").unwrap_or_else(|| "data/gomoku-weights-hand.txt".into());
-    let out_path = option("--out").expect("--out FILE");
-    let epochs: usize = option("--epochs").map_or(400, |text| text.parse().expect("epochs"));
-    let skip: usize = option("--skip").map_or(4, |text| text.parse().expect("skip"));
-    let regularisation: f64 =
-        option("--regularisation").map_or(1e-4, |text| text.parse().expect("a number"));
+    let Arguments {
+        files,
+        start: start_path,
+        out: out_path,
+        epochs,
+        skip,
+        regularisation,
+    } = clap::Parser::parse();
 
     let start_text = std::fs::read_to_string(&start_path).expect("the starting weights");
     let start = Weights::parse(&start_text).expect("valid starting weights");

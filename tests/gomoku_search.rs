@@ -151,6 +151,41 @@ fn the_root_defends_against_the_opponents_threat_win() {
     }
 }
 
+/// The freestyle twin of the position above: there white's threat win after `i8` needs four open
+/// threes, one more than the root's check looked for, and level 8 played `i8` at 200 ms a move
+/// and lost to the greedy player.
+#[test]
+fn the_root_defends_against_a_threat_win_with_four_threes() {
+    let mut game = Gomoku::new(15, Rule::Freestyle).unwrap();
+    game.set_position_string("h6 f9 i10 h9 g9 g10 h11 f11")
+        .unwrap();
+    let lost = game.parse_move("i8").unwrap();
+    let threat = Budget::vct(100_000, 30, 4);
+    let mut after = game.clone();
+    after.play_unchecked(lost);
+    assert!(
+        ThreatSolver::new(16).solve(&mut after, threat).is_some(),
+        "white wins by threats after i8"
+    );
+    assert!(
+        ThreatSolver::new(16)
+            .solve(&mut after, Budget::vct(100_000, 30, 3))
+            .is_none(),
+        "not with three open threes"
+    );
+    for depth in [2, 4, 6] {
+        let mv = search(&game, depth, 1, 8).best_move().unwrap();
+        assert_ne!(mv, lost, "depth {depth}");
+        let mut after = game.clone();
+        after.play_unchecked(mv);
+        assert!(
+            ThreatSolver::new(16).solve(&mut after, threat).is_none(),
+            "depth {depth}: white still wins by threats after {}",
+            game.format_move(mv)
+        );
+    }
+}
+
 #[test]
 fn solve_reports_a_win_with_its_line_or_nothing() {
     let game = position(

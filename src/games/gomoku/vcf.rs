@@ -212,6 +212,77 @@ impl ThreatSolver {
         line
     }
 
+    /// The points the win of the side to move that the last search proved depends on: the
+    /// attacker's moves and the defender's candidate replies (the blocks of its threats and the
+    /// defender's fours) all over the proof tree, read from the table. A defender's stone
+    /// elsewhere blocks none of the proof's threats. `None` when the table no longer holds the
+    /// whole tree or the tree has more than `limit` nodes.
+    pub fn proof_zone(&mut self, game: &mut Gomoku, limit: u64) -> Option<PointSet> {
+        let mut zone = PointSet::default();
+        let mut nodes = 0;
+        self.zone_attack(game, &mut zone, &mut nodes, limit)
+            .then_some(zone)
+    }
+
+    fn zone_attack(
+        &mut self,
+        game: &mut Gomoku,
+        zone: &mut PointSet,
+        nodes: &mut u64,
+        limit: u64,
+    ) -> bool {
+        *nodes += 1;
+        if *nodes > limit {
+            return false;
+        }
+        let attacker = game.side;
+        if let Some(five) = game.threats.points(attacker, Kind::Five).first() {
+            zone.insert(five);
+            return true;
+        }
+        let Some((mv, _)) = self.stored_win(game) else {
+            return false;
+        };
+        zone.insert(mv.point());
+        let token = game.play_unchecked(mv);
+        let proven = self.zone_defend(game, zone, nodes, limit);
+        game.undo(mv, token);
+        proven
+    }
+
+    fn zone_defend(
+        &mut self,
+        game: &mut Gomoku,
+        zone: &mut PointSet,
+        nodes: &mut u64,
+        limit: u64,
+    ) -> bool {
+        let defender = game.side;
+        if game.outcome().is_some() {
+            return true;
+        }
+        if !game.threats.points(defender, Kind::Five).is_empty() {
+            return false;
+        }
+        let mut replies = Vec::new();
+        if !self.defence_moves(game, &mut replies, u32::MAX) {
+            return false;
+        }
+        // The points that complete the attacker's fives: blocking one of two does not help.
+        let fives = game.threats.points(defender ^ 1, Kind::Five);
+        *zone = zone.union(fives);
+        for reply in replies {
+            zone.insert(reply.point());
+            let token = game.play_unchecked(reply);
+            let proven = self.zone_attack(game, zone, nodes, limit);
+            game.undo(reply, token);
+            if !proven {
+                return false;
+            }
+        }
+        true
+    }
+
     fn key(&self, game: &Gomoku) -> u64 {
         game.hash() ^ self.salt
     }
@@ -520,18 +591,26 @@ pub fn find_forced_win(game: &mut Gomoku, request: &ProofRequest) -> Option<Forc
 const DEFENCE_MOVES: usize = 40;
 /// Nodes of the threat search after each root move, at least.
 const DEFENCE_MOVE_NODES: u64 = 1_000;
+/// The most open threes of the opponent's threat win that the root looks for.
+const DEFENCE_THREES: u32 = 5;
+/// Nodes of the walk over the opponent's proof tree (see [`ThreatSolver::proof_zone`]).
+const ZONE_NODES: u64 = 20_000;
 
-/// [`crate::game::Game::keep_root_defences`] for Gomoku: when the opponent would have a forced
-/// win by threats (a VCT with up to [`ROOT_THREES`] open threes, fours included) if the side to
-/// move passed, searched with an eighth of the request's nodes, keeps only the moves after which
-/// the same search of the opponent, with a quarter of the request's nodes shared among the moves
-/// (at least [`DEFENCE_MOVE_NODES`] each), finds none. Nothing changes when no move is left (the game is
-/// lost anyway, or the win lies beyond the budgets) or below the threat solvers' strength.
+/// [`crate::game::Game::keep_root_defences`] for Gomoku. When the opponent would have a forced win
+/// by threats if the side to move passed (a VCT with the fewest open threes, up to
+/// [`DEFENCE_THREES`], fours included, found within an eighth of the request's nodes), keeps only
+/// the moves after which the same search of the opponent, with a quarter of the request's nodes
+/// shared among the moves (at least [`DEFENCE_MOVE_NODES`] each), finds none. A move away from
+/// the opponent's proof tree (see [`ThreatSolver::proof_zone`]) that makes no four or three of
+/// its own stops nothing and is dropped without a search. Nothing changes when no move is left
+/// (the game is lost anyway, or the win lies beyond the budgets) or below the threat solvers'
+/// strength.
 pub fn keep_root_defences(game: &Gomoku, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
     if request.strength.0 < PROOF_STRENGTH || game.outcome().is_some() || moves.len() <= 1 {
         return;
     }
-    if !game.threats.points(game.side, Kind::Five).is_empty() {
+    let side = game.side;
+    if !game.threats.points(side, Kind::Five).is_empty() {
         // The side to move wins at once: nothing to defend.
         return;
     }
@@ -540,20 +619,31 @@ pub fn keep_root_defences(game: &Gomoku, moves: &mut Vec<GomokuMove>, request: &
     passed.hash ^= super::SIDE_KEY;
     SOLVER.with(|solver| {
         let mut solver = solver.borrow_mut();
-        let threat = Budget::vct(request.nodes / 8, PROOF_MOVES, ROOT_THREES);
-        if solver.solve(&mut passed, threat).is_none() {
+        if threat_win(&mut solver, &mut passed, request.nodes / 8).is_none() {
             return;
         }
-        let checked = moves.len().min(DEFENCE_MOVES);
-        let nodes = (request.nodes / 4 / checked as u64).max(DEFENCE_MOVE_NODES);
-        let each = Budget::vct(nodes, PROOF_MOVES, ROOT_THREES);
+        let zone = solver.proof_zone(&mut passed, ZONE_NODES);
+        let threats = &game.threats;
+        let own_threats = [Kind::Four, Kind::Three]
+            .iter()
+            .fold(PointSet::default(), |set, &kind| {
+                set.union(threats.points(side, kind))
+            });
+        let relevant = |mv: &GomokuMove| {
+            zone.as_ref()
+                .is_none_or(|zone| zone.contains(mv.point()) || own_threats.contains(mv.point()))
+        };
+        let checked = &moves[..moves.len().min(DEFENCE_MOVES)];
+        let searched = checked.iter().filter(|mv| relevant(mv)).count().max(1);
+        let nodes = (request.nodes / 2 / searched as u64).max(DEFENCE_MOVE_NODES);
         let mut position = game.clone();
-        let defences: Vec<GomokuMove> = moves[..checked]
+        let defences: Vec<GomokuMove> = checked
             .iter()
             .copied()
+            .filter(|mv| relevant(mv))
             .filter(|&mv| {
                 let undo = position.play_unchecked(mv);
-                let refuted = solver.solve(&mut position, each).is_some();
+                let refuted = threat_win(&mut solver, &mut position, nodes).is_some();
                 position.undo(mv, undo);
                 !refuted
             })
@@ -562,6 +652,23 @@ pub fn keep_root_defences(game: &Gomoku, moves: &mut Vec<GomokuMove>, request: &
             *moves = defences;
         }
     });
+}
+
+/// The side to move's threat win with the fewest open threes, up to [`DEFENCE_THREES`], within
+/// `nodes` over all the searches: the open threes it needs.
+fn threat_win(solver: &mut ThreatSolver, game: &mut Gomoku, nodes: u64) -> Option<u32> {
+    let mut left = nodes;
+    for threes in 1..=DEFENCE_THREES {
+        let win = solver.solve(game, Budget::vct(left, PROOF_MOVES, threes));
+        left = left.saturating_sub(solver.nodes());
+        if win.is_some() {
+            return Some(threes);
+        }
+        if solver.aborted() || left == 0 {
+            return None;
+        }
+    }
+    None
 }
 
 /// `solve` for Gomoku: a VCF, then VCTs with one open three more each time (up to
