@@ -4,7 +4,8 @@
 //!     cargo run --release --example chinese_checkers_match -- \
 //!         --options players=3 --lineup 8,greedy,greedy --games 50 --movetime 100 --jobs 2
 //!
-//! A contender is `greedy` or a level `1`..`8` with optional flags `:brs`, `:paranoid`, `:norace`.
+//! A contender is `greedy` or a level `1`..`8` with optional flags `:brs`, `:paranoid`, `:norace`
+//! and `:tN` (N search threads instead of one).
 
 use clap::Parser;
 use std::time::Duration;

@@ -32,14 +32,17 @@ pub enum Contender {
         search: MultiplayerSearch,
         /// Whether the race solver plays once contact is over.
         race: bool,
+        /// Search threads (1 unless `:tN` is given).
+        threads: usize,
     },
 }
 
 impl FromStr for Contender {
     type Err = String;
 
-    /// `greedy`, or a level `1`..`8` followed by any of `:brs`, `:paranoid` and `:norace`
-    /// (default: the game's own search, with the race solver).
+    /// `greedy`, or a level `1`..`8` followed by any of `:brs`, `:paranoid`, `:norace` and
+    /// `:tN` (N search threads; default: the game's own search, with the race solver, on one
+    /// thread).
     fn from_str(text: &str) -> Result<Contender, String> {
         let lower = text.to_ascii_lowercase();
         if lower == "greedy" {
@@ -53,18 +56,26 @@ impl FromStr for Contender {
             .ok_or_else(|| format!("'{text}': expected greedy or a level 1..8"))?;
         let mut search = ChineseCheckers::default().multiplayer_search();
         let mut race = true;
+        let mut threads = 1;
         for flag in parts {
             match flag {
                 "brs" => search = MultiplayerSearch::BestReply,
                 "paranoid" => search = MultiplayerSearch::Paranoid,
                 "norace" => race = false,
-                _ => return Err(format!("'{text}': unknown flag '{flag}'")),
+                _ => {
+                    threads = flag
+                        .strip_prefix('t')
+                        .and_then(|count| count.parse().ok())
+                        .filter(|&count| count >= 1)
+                        .ok_or_else(|| format!("'{text}': unknown flag '{flag}'"))?;
+                }
             }
         }
         Ok(Contender::Engine {
             level,
             search,
             race,
+            threads,
         })
     }
 }
@@ -77,6 +88,7 @@ impl fmt::Display for Contender {
                 level,
                 search,
                 race,
+                threads,
             } => {
                 write!(out, "L{level}")?;
                 if *search == MultiplayerSearch::BestReply {
@@ -86,6 +98,9 @@ impl fmt::Display for Contender {
                 }
                 if !race {
                     write!(out, ":norace")?;
+                }
+                if *threads > 1 {
+                    write!(out, ":t{threads}")?;
                 }
                 Ok(())
             }
@@ -171,7 +186,7 @@ fn choose(
     seed: u64,
 ) -> crate::games::chinese_checkers::ChineseCheckersMove {
     let movetime = settings.movetime;
-    let (level, mode, race) = match contender {
+    let (level, mode, race, threads) = match contender {
         Contender::Greedy => {
             return greedy::greedy_move(position, seed).expect("a game in progress has a move")
         }
@@ -179,7 +194,8 @@ fn choose(
             level,
             search,
             race,
-        } => (level, search, race),
+            threads,
+        } => (level, search, race, threads),
     };
     let start = Instant::now();
     let profile = position.level_profile(level);
@@ -217,7 +233,7 @@ fn choose(
     let seat = seat.expect("an engine seat");
     let request = SearchRequest {
         limits,
-        threads: 1,
+        threads,
         strength: profile.strength,
         multi_pv: 1,
         instant_single_move: true,
@@ -425,4 +441,49 @@ pub fn summary(settings: &MatchSettings, results: &[GameResult]) -> String {
         plies as f64 / games
     ));
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contenders_read_back_what_they_write() {
+        for text in ["greedy", "L8:brs", "L5:paranoid:norace", "L8:brs:t2"] {
+            let contender: Contender = text.parse().unwrap();
+            assert_eq!(contender.to_string(), text);
+        }
+        assert_eq!(
+            "8:t2".parse::<Contender>(),
+            Ok(Contender::Engine {
+                level: 8,
+                search: MultiplayerSearch::BestReply,
+                race: true,
+                threads: 2,
+            })
+        );
+        for wrong in ["9", "8:t0", "8:tx", "8:fast"] {
+            assert!(wrong.parse::<Contender>().is_err(), "{wrong}");
+        }
+    }
+
+    #[test]
+    fn a_two_thread_seat_plays_a_game() {
+        let settings = MatchSettings {
+            rules: Rules::default(),
+            lineup: vec!["3:t2".parse().unwrap(), Contender::Greedy],
+            games: 1,
+            movetime: Duration::from_millis(5),
+            hash_megabytes: 1,
+            seed: 1,
+            jobs: 1,
+            opening_plies: 0,
+            weights: Vec::new(),
+            depth: Some(1),
+            nodes: None,
+        };
+        let result = play_game(&settings, 0);
+        assert!(result.plies > 20);
+        assert!(result.moves[0] > 10);
+    }
 }
