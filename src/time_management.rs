@@ -186,13 +186,10 @@ impl Clock {
         let moves_left = moves_left.max(1);
         let left = self.left(player);
         // Time this move does not use is lost when it is the last move of a byo-yomi period (one
-        // move per period: a fixed time per move) or when only a cap per move limits the engine:
-        // then the search uses all of it, as with a fixed move time.
-        let lost = match (self.control, left) {
-            (Some(_), Some(left)) => left.period_moves == 1,
-            (None, _) => true,
-            _ => false,
-        };
+        // move per period: a fixed time per move): then the search uses all of it, as with a fixed
+        // move time. A cap per move alone (Piskvork's timeout_turn) keeps the soft limit: used
+        // whole, a Gomoku search at a 300 ms cap reported 391 ms on a loaded machine.
+        let lost = matches!(left, Some(left) if left.period_moves == 1);
         let from_control = self.control.zip(left).map(|(control, left)| {
             if left.period_moves > 0 {
                 // In a byo-yomi period: spread the period over its moves.
@@ -298,24 +295,26 @@ mod tests {
         let mut clock = Clock::default();
         clock.set_gtp(Duration::ZERO, Duration::from_secs(2), 1);
         let hard = clock.budget(0, 20, OVERHEAD).unwrap().hard_time.unwrap();
+        // 50 ms and 10% kept back: the search runs to this limit on every such move.
         assert!(hard <= Duration::from_millis(1910), "{hard:?}");
-        assert!(hard >= Duration::from_millis(1800), "{hard:?}");
+        assert!(hard >= Duration::from_millis(1700), "{hard:?}");
     }
 
     #[test]
     fn a_fixed_time_per_move_is_used_whole() {
-        // GTP `time_settings 0 1 1` (a match's 1 s per move) and a per-move cap alone: time left
-        // over is lost, so the search may start iterations until its hard limit.
+        // GTP `time_settings 0 1 1` (a match's 1 s per move): time left over is lost, so the
+        // search may start iterations until its hard limit.
         let mut per_period = Clock::default();
         per_period.set_gtp(Duration::ZERO, Duration::from_secs(1), 1);
+        let limits = per_period.budget(0, 20, OVERHEAD).unwrap();
+        assert_eq!(limits.soft_time, limits.hard_time, "{limits:?}");
+        // 50 ms of overhead and 10% of the second kept back.
+        assert_eq!(limits.hard_time, Some(Duration::from_millis(850)));
+        // A cap per move alone keeps a soft limit below the hard one.
         let mut capped = Clock::default();
         capped.set_per_move(Some(Duration::from_secs(1)));
-        for clock in [per_period, capped] {
-            let limits = clock.budget(0, 20, OVERHEAD).unwrap();
-            assert_eq!(limits.soft_time, limits.hard_time, "{limits:?}");
-            // 50 ms of overhead and 10% of the second kept back.
-            assert_eq!(limits.hard_time, Some(Duration::from_millis(850)));
-        }
+        let limits = capped.budget(0, 20, OVERHEAD).unwrap();
+        assert!(limits.soft_time < limits.hard_time, "{limits:?}");
         // Within a longer period, time saved now serves the period's later moves.
         let mut shared_period = Clock::default();
         shared_period.set_gtp(Duration::ZERO, Duration::from_secs(10), 5);
