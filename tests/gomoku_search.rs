@@ -121,6 +121,30 @@ fn a_four_three_is_played_and_scored_as_a_win() {
     }
 }
 
+/// `lost` lets the opponent win by threats within `threat`; searches of depth 2, 4 and 6 must
+/// neither play it nor any other move after which that threat win remains.
+fn assert_the_root_defends(game: &Gomoku, lost: &str, threat: Budget) {
+    let lost = game.parse_move(lost).unwrap();
+    let mut after = game.clone();
+    after.play_unchecked(lost);
+    assert!(
+        ThreatSolver::new(16).solve(&mut after, threat).is_some(),
+        "the opponent wins by threats after {}",
+        game.format_move(lost)
+    );
+    for depth in [2, 4, 6] {
+        let mv = search(game, depth, 1, 8).best_move().unwrap();
+        assert_ne!(mv, lost, "depth {depth}");
+        let mut after = game.clone();
+        after.play_unchecked(mv);
+        assert!(
+            ThreatSolver::new(16).solve(&mut after, threat).is_none(),
+            "depth {depth}: the opponent still wins by threats after {}",
+            game.format_move(mv)
+        );
+    }
+}
+
 /// Level 8 lost a renju game to the greedy player after playing i8 here (black to move): white
 /// then wins by threats (a VCT with three open threes, found in about a thousand nodes), but
 /// searches of depth 2 to 6 did not see it. The root now keeps only the moves that stop the
@@ -130,25 +154,7 @@ fn the_root_defends_against_the_opponents_threat_win() {
     let mut game = Gomoku::new(15, Rule::Renju).unwrap();
     game.set_position_string("h6 f9 i10 h9 g9 g10 h11 f11")
         .unwrap();
-    let lost = game.parse_move("i8").unwrap();
-    let threat = Budget::vct(100_000, 30, 3);
-    let mut after = game.clone();
-    after.play_unchecked(lost);
-    assert!(
-        ThreatSolver::new(16).solve(&mut after, threat).is_some(),
-        "white wins by threats after i8"
-    );
-    for depth in [2, 4, 6] {
-        let mv = search(&game, depth, 1, 8).best_move().unwrap();
-        assert_ne!(mv, lost, "depth {depth}");
-        let mut after = game.clone();
-        after.play_unchecked(mv);
-        assert!(
-            ThreatSolver::new(16).solve(&mut after, threat).is_none(),
-            "depth {depth}: white still wins by threats after {}",
-            game.format_move(mv)
-        );
-    }
+    assert_the_root_defends(&game, "i8", Budget::vct(100_000, 30, 3));
 }
 
 /// The freestyle twin of the position above: there white's threat win after `i8` needs four open
@@ -159,31 +165,15 @@ fn the_root_defends_against_a_threat_win_with_four_threes() {
     let mut game = Gomoku::new(15, Rule::Freestyle).unwrap();
     game.set_position_string("h6 f9 i10 h9 g9 g10 h11 f11")
         .unwrap();
-    let lost = game.parse_move("i8").unwrap();
-    let threat = Budget::vct(100_000, 30, 4);
     let mut after = game.clone();
-    after.play_unchecked(lost);
-    assert!(
-        ThreatSolver::new(16).solve(&mut after, threat).is_some(),
-        "white wins by threats after i8"
-    );
+    after.play_unchecked(game.parse_move("i8").unwrap());
     assert!(
         ThreatSolver::new(16)
             .solve(&mut after, Budget::vct(100_000, 30, 3))
             .is_none(),
         "not with three open threes"
     );
-    for depth in [2, 4, 6] {
-        let mv = search(&game, depth, 1, 8).best_move().unwrap();
-        assert_ne!(mv, lost, "depth {depth}");
-        let mut after = game.clone();
-        after.play_unchecked(mv);
-        assert!(
-            ThreatSolver::new(16).solve(&mut after, threat).is_none(),
-            "depth {depth}: white still wins by threats after {}",
-            game.format_move(mv)
-        );
-    }
+    assert_the_root_defends(&game, "i8", Budget::vct(100_000, 30, 4));
 }
 
 #[test]
