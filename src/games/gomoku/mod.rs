@@ -145,6 +145,14 @@ impl fmt::Debug for Gomoku {
 }
 
 impl Gomoku {
+    /// Hands the turn to the other side (the side and its hash key), as a move and its undo do;
+    /// alone, for the threat searches that ask what the opponent could do if it moved now.
+    #[inline]
+    pub(crate) fn switch_side(&mut self) {
+        self.side ^= 1;
+        self.hash ^= SIDE_KEY;
+    }
+
     /// The empty board of side `size` under `rule`.
     ///
     /// # Errors
@@ -430,8 +438,7 @@ impl Gomoku {
             )));
         }
         if side == 1 {
-            game.side = 1;
-            game.hash ^= SIDE_KEY;
+            game.switch_side();
         }
         game.winner = if black_wins {
             Some(0)
@@ -528,15 +535,13 @@ impl Game for Gomoku {
         if self.completes_five(point, colour) {
             self.winner = Some(colour);
         }
-        self.side ^= 1;
-        self.hash ^= SIDE_KEY;
+        self.switch_side();
         self.last_move = Some(mv);
         undo
     }
 
     fn undo(&mut self, mv: GomokuMove, undo: GomokuUndo) {
-        self.side ^= 1;
-        self.hash ^= SIDE_KEY;
+        self.switch_side();
         self.remove(mv.point(), self.side);
         // Moves are only played while nobody has won.
         self.winner = None;

@@ -599,7 +599,7 @@ const ZONE_NODES: u64 = 20_000;
 /// [`crate::game::Game::keep_root_defences`] for Gomoku. When the opponent would have a forced win
 /// by threats if the side to move passed (a VCT with the fewest open threes, up to
 /// [`DEFENCE_THREES`], fours included, found within an eighth of the request's nodes), keeps only
-/// the moves after which the same search of the opponent, with a quarter of the request's nodes
+/// the moves after which the same search of the opponent, with half of the request's nodes
 /// shared among the moves (at least [`DEFENCE_MOVE_NODES`] each), finds none. A move away from
 /// the opponent's proof tree (see [`ThreatSolver::proof_zone`]) that makes no four or three of
 /// its own stops nothing and is dropped without a search. Nothing changes when no move is left
@@ -615,8 +615,7 @@ pub fn keep_root_defences(game: &Gomoku, moves: &mut Vec<GomokuMove>, request: &
         return;
     }
     let mut passed = game.clone();
-    passed.side ^= 1;
-    passed.hash ^= super::SIDE_KEY;
+    passed.switch_side();
     SOLVER.with(|solver| {
         let mut solver = solver.borrow_mut();
         if threat_win(&mut solver, &mut passed, request.nodes / 8).is_none() {
@@ -633,14 +632,16 @@ pub fn keep_root_defences(game: &Gomoku, moves: &mut Vec<GomokuMove>, request: &
             zone.as_ref()
                 .is_none_or(|zone| zone.contains(mv.point()) || own_threats.contains(mv.point()))
         };
-        let checked = &moves[..moves.len().min(DEFENCE_MOVES)];
-        let searched = checked.iter().filter(|mv| relevant(mv)).count().max(1);
-        let nodes = (request.nodes / 2 / searched as u64).max(DEFENCE_MOVE_NODES);
-        let mut position = game.clone();
-        let defences: Vec<GomokuMove> = checked
+        let searched: Vec<GomokuMove> = moves
             .iter()
+            .take(DEFENCE_MOVES)
             .copied()
-            .filter(|mv| relevant(mv))
+            .filter(relevant)
+            .collect();
+        let nodes = (request.nodes / 2 / searched.len().max(1) as u64).max(DEFENCE_MOVE_NODES);
+        let mut position = game.clone();
+        let defences: Vec<GomokuMove> = searched
+            .into_iter()
             .filter(|&mv| {
                 let undo = position.play_unchecked(mv);
                 let refuted = threat_win(&mut solver, &mut position, nodes).is_some();
