@@ -97,49 +97,6 @@ echo "load after the match: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/sum
 awk '{ sum += $2; n++; if ($2 > max) max = $2 } END { if (n) printf "1-minute load during the match: mean %.2f, max %.2f over %d samples\n", sum / n, max, n }' \
     "$OUT/load.txt" | tee -a "$OUT/summary.txt"
 
-# The score from Tabula's side, how each game ended, the thinking times, and every ERROR, UNKNOWN
-# or forfeit, from the SGF, the manager's output and its log.
-python3 - "$OUT" "$TC" <<'EOF' | tee -a "$OUT/summary.txt"
-import re, sys
-from collections import Counter
-out, tc = sys.argv[1], sys.argv[2]
-text = open(f"{out}/games.sgf").read()
-games = re.findall(r"\(;(.*?)\)", text, re.S)
-score = Counter()
-endings = Counter()
-times = {"Tabula": [], "Rapfi": []}
-for game in games:
-    black = re.search(r"PB\[([^\]]*)\]", game).group(1)
-    white = re.search(r"PW\[([^\]]*)\]", game).group(1)
-    result = re.search(r"RE\[([^\]]*)\]", game).group(1)
-    ending = re.search(r"TE\[([^\]]*)\]", game)
-    endings[ending.group(1) if ending else result] += 1
-    winner = {"B": black, "W": white}.get(result[:1])
-    score["draw" if winner is None else ("win" if winner == "Tabula" else "loss")] += 1
-    for colour, milliseconds in re.findall(r";([BW])\[[a-z]*\]C\[(\d+)ms\]", game):
-        times[black if colour == "B" else white].append(int(milliseconds))
-played = sum(score.values())
-points = score["win"] + score["draw"] / 2
-print(f"Tabula: +{score['win']} ={score['draw']} -{score['loss']} in {played} games "
-      f"({100 * points / max(played, 1):.1f}%)")
-for ending, count in sorted(endings.items()):
-    print(f"  {count} x {ending}")
-turn = tc.split("+")[0].split("/")[-1]
-limit = float(turn) * 1000 if turn else 0
-for name, values in times.items():
-    if values:
-        over = sum(1 for value in values if limit and value > limit)
-        print(f"{name}: {len(values)} moves, mean {sum(values) / len(values):.0f} ms, "
-              f"max {max(values)} ms, over the {limit:.0f} ms turn limit: {over}")
-log = open(f"{out}/c-gomoku-cli.1.log", errors="replace").read().splitlines()
-refusals = [line for line in log if re.search(r"-> (ERROR|UNKNOWN)", line)]
-print(f"ERROR/UNKNOWN lines from the engines: {len(refusals)}")
-for line in refusals[:10]:
-    print("  " + line)
-summary = open(f"{out}/summary.txt", errors="replace").read()
-forfeits = [line for line in summary.splitlines()
-            if line.startswith("[") and re.search(r"timeout|crash|illegal|forbid|error", line, re.I)]
-print(f"manager lines about timeouts, crashes, illegal or forbidden moves, errors: {len(forfeits)}")
-for line in forfeits[:10]:
-    print("  " + line)
-EOF
+# The score from Tabula's side, how each game ended, the thinking times, void games, and every
+# ERROR, UNKNOWN or forfeit, from the SGF, the manager's output and its log.
+python3 scripts/gomocup-summary.py "$OUT" "$TC" | tee -a "$OUT/summary.txt"
