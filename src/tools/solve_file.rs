@@ -23,6 +23,8 @@ pub fn run(
     hash: usize,
     all_moves: bool,
 ) -> Result<()> {
+    // No clock here: a first touch of the table may compact memory for huge pages.
+    crate::transposition::prefer_huge_pages();
     let settings = Settings {
         hash_megabytes: hash,
         threads,
