@@ -5,6 +5,9 @@
 //! resting in a side camp, which can be shut in (strength 3 and up); stragglers, each row beyond the group's front that a piece lags (strength 5 and up),
 //! since a lone piece has nobody to hop over and steps one row a move; and, from strength 6, a
 //! bonus for each piece with a forward hop ready (a hop ladder) and for the side to move (tempo).
+//! With `finish=fill`, other players' pieces that count (or soon will) toward filling a seat's
+//! goal fill it (see [`fillers`]): only the empty holes need pieces, the seat's nearest ones, and
+//! its farthest pieces then cost no rows, no straggler and no spread cost (strength 3 and up).
 //!
 //! Two players: a seat's value is the opponent's cost less its own. Three or more: the search
 //! scores a finished game by places (see [`crate::score::middle_place`]), so a position is valued
