@@ -126,6 +126,23 @@ fn main() -> anyhow::Result<()> {
                 finished.join(", "),
                 result.plies
             );
+            // When each contender first had at most 60, 40, 20, 10 and 0 rows to go.
+            for (entry, rows) in result.rows_to_go.iter().enumerate() {
+                let reached: Vec<String> = [60, 40, 20, 10, 0]
+                    .iter()
+                    .map(|&mark| {
+                        rows.iter()
+                            .position(|&left| left <= mark)
+                            .map_or("-".to_string(), |index| (index + 1).to_string())
+                    })
+                    .collect();
+                println!(
+                    "  contender {} ({}): moves to 60/40/20/10/0 rows to go: {}",
+                    entry + 1,
+                    settings.lineup[entry],
+                    reached.join("/")
+                );
+            }
         }
     });
     print!("{}", summary(&settings, &results));

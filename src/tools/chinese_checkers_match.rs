@@ -8,6 +8,7 @@
 //! cap, evaluation strength and time cap, within the match's time per move.
 
 use crate::game::{DirectRequest, Game, MultiplayerSearch};
+use crate::games::chinese_checkers::board::HOME_DISTANCE;
 use crate::games::chinese_checkers::evaluation::Weights;
 use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, Rules};
 use crate::search::{self, SearchRequest, Worker};
@@ -169,6 +170,9 @@ pub struct GameResult {
     pub moves: Vec<u32>,
     /// The moves each contender had made when it finished (lineup order), if it did.
     pub finished_after: Vec<Option<u32>>,
+    /// The rows each contender still had to go (its distance sum less the home distance) after
+    /// each of its moves (lineup order), to see where a game was won or lost.
+    pub rows_to_go: Vec<Vec<u16>>,
 }
 
 /// One contender's engine: its table and search threads.
@@ -278,6 +282,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
     let mut time = vec![Duration::ZERO; players];
     let mut moves = vec![0; players];
     let mut finished_after: Vec<Option<u32>> = vec![None; players];
+    let mut rows_to_go: Vec<Vec<u16>> = vec![Vec::new(); players];
     let mut ply = 0u64;
     while position.outcome().is_none() {
         let seat = position.side_to_move();
@@ -311,6 +316,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
             panic!("{} played an illegal move: {error}", settings.lineup[entry])
         });
         ply += 1;
+        rows_to_go[entry].push((position.distance(seat) - HOME_DISTANCE) as u16);
         for (other, done) in finished_after.iter_mut().enumerate() {
             if done.is_none() && position.place(seats[other]).is_some() {
                 *done = Some(moves[other]);
@@ -334,6 +340,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
         time,
         moves,
         finished_after,
+        rows_to_go,
     }
 }
 

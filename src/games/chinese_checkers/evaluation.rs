@@ -5,6 +5,9 @@
 //! resting in a side camp, which can be shut in (strength 3 and up); stragglers, each row beyond the group's front that a piece lags (strength 5 and up),
 //! since a lone piece has nobody to hop over and steps one row a move; and, from strength 6, a
 //! bonus for each piece with a forward hop ready (a hop ladder) and for the side to move (tempo).
+//! With `finish=fill`, other players' pieces that count (or soon will) toward filling a seat's
+//! goal fill it (see [`fillers`]): only the empty holes need pieces, the seat's nearest ones, and
+//! its farthest pieces then cost no rows, no straggler and no spread cost (strength 3 and up).
 //!
 //! Two players: a seat's value is the opponent's cost less its own. Three or more: the search
 //! scores a finished game by places (see [`crate::score::middle_place`]), so a position is valued
@@ -13,7 +16,7 @@
 //! place. Solitaire: minus the cost.
 
 use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
-use super::{ChineseCheckers, ChineseCheckersMove};
+use super::{ChineseCheckers, ChineseCheckersMove, Finish, PIECES};
 use crate::game::{Game, Player, ScoreUnit, Strength};
 use crate::score::{middle_place, MAX_EVALUATION};
 
@@ -127,15 +130,46 @@ fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> bool
 /// What `seat` still has to do, in evaluation units; 0 with every piece in the goal camp.
 pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32 {
     let remaining = position.distance(seat) as i32 - HOME_DISTANCE as i32;
-    let mut cost = remaining * ROW;
     if strength.0 < 3 {
-        return cost;
+        return remaining * ROW;
     }
     let weights = position.weights();
     let goal = position.variant().goal_camp(seat);
     let distances = &GOAL_DISTANCES[goal];
     let camp = CAMP_MASKS[goal];
     let occupied = position.occupied();
+    let fillers = fillers(position, seat);
+    // With fillers in the goal, only the holes left empty need pieces: the rows of the pieces
+    // nearest the goal, one per empty hole, to the depths of those holes. Without, this is
+    // the distance sum less the home distance.
+    let mut surplus = 0;
+    let mut cost = if fillers == 0 {
+        remaining * ROW
+    } else {
+        let own = position.pieces(seat);
+        let mut empty = camp & !own & !fillers;
+        let needed = empty.count_ones();
+        let mut depths = 0;
+        while empty != 0 {
+            depths += distances[empty.trailing_zeros() as usize] as i32;
+            empty &= empty - 1;
+        }
+        let mut outside = [0u8; PIECES as usize];
+        let mut count = 0;
+        let mut rest = own & !camp;
+        while rest != 0 {
+            outside[count] = distances[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            count += 1;
+        }
+        outside[..count].sort_unstable();
+        surplus = count - needed as usize;
+        let nearest: i32 = outside[..needed as usize]
+            .iter()
+            .map(|&distance| distance as i32)
+            .sum();
+        (nearest - depths) * ROW
+    };
     let resting = position.pieces(seat) & position.variant().side_camps(seat);
     cost += resting.count_ones() as i32 * weights.side_camp;
     let mut pieces = position.pieces(seat);
@@ -158,6 +192,15 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
             }
         }
     }
+    // The pieces the fillers spare, the farthest outside the goal, lag behind nobody.
+    for count in lags.iter_mut().rev() {
+        let dropped = surplus.min(*count as usize);
+        *count -= dropped as i32;
+        surplus -= dropped;
+    }
+    if lags.iter().all(|&count| count == 0) {
+        nearest = i32::MAX;
+    }
     if strength.0 >= 5 && nearest != i32::MAX {
         let back = lags
             .iter()
@@ -177,6 +220,34 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
         }
     }
     cost
+}
+
+/// How many turns before its pieces start to count toward filling other goals (`spoil_after`)
+/// a player's pieces in `seat`'s goal camp are taken as staying there: this late, a piece still
+/// in its home camp is a straggler that rarely leaves before its turns are up.
+const FILLER_TURNS: u8 = 8;
+
+/// The other players' pieces in `seat`'s goal camp that count, or soon will, toward filling it
+/// (`finish=fill`): those of finished players and of players within [`FILLER_TURNS`] of their
+/// `spoil_after` turns. With `finish=all` none count.
+pub fn fillers(position: &ChineseCheckers, seat: Player) -> u128 {
+    if position.variant().rules().finish != Finish::Fill {
+        return 0;
+    }
+    let camp = CAMP_MASKS[position.variant().goal_camp(seat)];
+    let limit = position.variant().spoil_turns();
+    let mut found = 0;
+    for other in 0..position.player_count() {
+        let here = position.pieces(other) & camp;
+        if other != seat
+            && here != 0
+            && (position.place(other).is_some()
+                || position.turns(other).saturating_add(FILLER_TURNS) >= limit)
+        {
+            found |= here;
+        }
+    }
+    found
 }
 
 /// The value of the position for `perspective`, strictly within ±[`MAX_EVALUATION`].
@@ -228,8 +299,13 @@ fn best_opponent_cost(
     let mut count = 0;
     for seat in 0..players {
         if seat != perspective && position.place(seat).is_none() {
-            let rows = (position.distance(seat) as i32 - HOME_DISTANCE as i32) * ROW;
-            candidates[count] = (rows - bonuses, seat);
+            // Fillers take rows off the cost: such a seat is always costed.
+            let rows = if strength.0 >= 3 && fillers(position, seat) != 0 {
+                i32::MIN
+            } else {
+                (position.distance(seat) as i32 - HOME_DISTANCE as i32) * ROW - bonuses
+            };
+            candidates[count] = (rows, seat);
             count += 1;
         }
     }

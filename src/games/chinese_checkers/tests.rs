@@ -856,6 +856,35 @@ fn a_spoiler_cannot_block_a_goal_for_good() {
 }
 
 #[test]
+fn pieces_that_will_fill_the_goal_spare_the_farthest_piece() {
+    // Player 1's goal holds eight of its pieces and one of player 2's, still at home; one hole is
+    // empty, with a piece of player 1 next to it and another far behind.
+    let (nine, _, outside) = almost_full(4);
+    let mut second = vec![nine[0]];
+    second.extend(centre_row(4, 0));
+    second.extend((0..5).map(|index| at(-7 + 2 * index, 5)));
+    let cost = |far: usize, turns: &str| {
+        let mut first = nine[1..].to_vec();
+        first.extend([outside, far]);
+        let board = position_text(&[first, second.clone()], 0, "");
+        let position = load_with("players=2", &format!("{board} turns={turns}"));
+        evaluation::cost(&position, 0, Strength::FULL)
+    };
+    let (behind, ahead) = (at(4, 4), at(3, 5));
+    // Close to its thirtieth turn, player 2's piece is taken to stay and count: only the near
+    // piece is needed, and where the far one stands costs nothing.
+    assert_eq!(cost(behind, "26,26"), cost(ahead, "26,26"));
+    // Early, that piece is about to leave and the far piece must come too.
+    assert!(cost(ahead, "10,10") + evaluation::ROW <= cost(behind, "10,10"));
+    // With finish=all nothing but its own pieces fills a goal.
+    let mut first = nine[1..].to_vec();
+    first.extend([outside, behind]);
+    let board = position_text(&[first, second.clone()], 0, "");
+    let all = load_with("players=2 finish=all", &board);
+    assert!(evaluation::fillers(&all, 0) == 0);
+}
+
+#[test]
 fn turn_counts_stop_mattering_after_spoil_after_turns() {
     let mut position = with_rules("players=2 spoil_after=3");
     assert!(position.position_string().ends_with(" 1 turns=0,0"));
