@@ -292,7 +292,13 @@ fn play_game(
         );
         seat.time += begin.elapsed();
         seat.moves += 1;
-        let mv = outcome.best_move().expect("a move while the game goes on");
+        let Some(mv) = outcome.best_move() else {
+            let text: Vec<String> = moves.iter().map(|&mv| game.format_move(mv)).collect();
+            panic!(
+                "no move from the search while the game goes on, after {}",
+                text.join(" ")
+            );
+        };
         seats[side ^ 1].tell(&game, mv);
         game.try_play(mv).expect("the search plays legal moves");
         moves.push(mv);
