@@ -42,7 +42,7 @@ EPOCHS=${EPOCHS:-400}
 STEPS=${STEPS:-0.25,0.5,1}
 CHANGES=${CHANGES:-own.open-three=1.25 other.open-three=1.25 own.four=1.25 other.four-three-points=1.5}
 SPRT=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
-SPRT_GAMES=${SPRT_GAMES:-400}
+SPRT_GAMES=${SPRT_GAMES:-300}
 SPRT_SEED=${SPRT_SEED:-21}
 CHECK=${CHECK:-0}
 CHECK_GAMES=${CHECK_GAMES:-0}
@@ -57,13 +57,17 @@ cargo build --release --example gomoku_selfplay --example gomoku_tune
 BIN=target/release/examples
 
 begin=$(date +%s)
+players=()
 for rule in freestyle renju; do
     rm -f "$WORK/games-$rule.txt"
     "$BIN/gomoku_selfplay" --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
         --a "$FIXED weights=$START" --b "$FIXED weights=$START" \
         --out "$WORK/games-$rule.txt" >"$WORK/selfplay-$rule.log" &
+    players+=($!)
 done
-wait
+for player in "${players[@]}"; do
+    wait "$player"
+done
 echo "self-play: $(( $(date +%s) - begin )) s"
 
 begin=$(date +%s)
