@@ -27,102 +27,129 @@
 # order, the games of an SPRT in a fixed order): the same code and parameters give the same OUT.
 # Step 7 is timed, so its score varies from run to run. The log of each SPRT is in WORK.
 #
-# Run of 2026-11-23 (RUN_RESULTS below are filled in from that run).
+# Run of 2026-11-23 (`CHECK=1 scripts/tune-gomoku-eval.sh`, defaults, build 43c1203, 2 shared
+# cores at load 6-9, 34 min): self-play 485 s for 2 x 300 games; the fit 1 s on 19,439
+# positions, log-loss 0.66382 -> 0.62534 (steps 0.25: 0.65541, 0.5: 0.63037). The SPRTs, candidate
+# against current, pentanomial pair counts [0, 1/2, 1, 3/2, 2 points of the candidate]:
+#   1. step 0.25 against hand-set:    [14, 0, 95, 2, 35], LLR +3.07, H1 accepted after 292 games;
+#   2. step 0.5 against step 0.25:    [24, 0, 93, 1, 12], LLR -3.07, H0 accepted after 260 games;
+#   3. step 1 against step 0.25:      [34, 0, 44, 0, 10], LLR -3.01, H0 accepted after 176 games;
+#   4. own.open-three x 1.25:         [16, 2, 119, 0, 13], LLR -2.33, undecided at 300 (rejected);
+#   5. other.open-three x 1.25:       [16, 4, 111, 1, 18], LLR -0.92, undecided at 300 (rejected);
+#   6. own.four x 1.25 (63 -> 79):     [0, 0, 47, 0, 6], LLR +2.96, H1 accepted after 106 games;
+#   7. other.four-three-points x 1.5: [6, 0, 134, 0, 10], LLR -0.13, undecided at 300 (rejected).
+# OUT is step 0.25 with own.four 79 (the file of candidate 6, whose header names the file it
+# scaled), and it is data/gomoku-weights.txt. In that run the last lines, which copy current.txt
+# to OUT and compare, misfired because the script was edited while it ran (bash reads a script as
+# it goes); current.txt was copied by hand. The script now runs from a function, read whole first.
+# The timed check of OUT against the hand-set weights (seed 101 openings, 40 games per rule, both
+# rules at once, so two matches shared the 2 cores with other sessions' work):
+#   200 ms a move, load 5-7: freestyle +24 =0 -16 (60.0%, Elo +70, 95% -36 .. +193),
+#     renju +23 =1 -16 (58.8%, Elo +61, 95% -44 .. +180); together 47.5 of 80 (59.4%, Elo +66,
+#     95% -9 .. +148);
+#   1 s a move, load 6-8: renju +26 =0 -14 (65.0%, Elo +108, 95% +2 .. +239); freestyle: pending.
+# Level 8 with OUT against level 1, 1 s a move, 20 games per rule: 20-0 in both rules.
 #
 # Usage: scripts/tune-gomoku-eval.sh [OUT]   (OUT defaults to target/gomoku-tune/out.txt)
 # Environment: GAMES (per rule), DEPTH, SEED, EPOCHS, STEPS, CHANGES, SPRT, SPRT_GAMES,
 #              SPRT_SEED, CHECK, CHECK_GAMES, CHECK_MOVETIME, WORK.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
-GAMES=${GAMES:-300}
-DEPTH=${DEPTH:-4}
-SEED=${SEED:-11}
-EPOCHS=${EPOCHS:-400}
-STEPS=${STEPS:-0.25,0.5,1}
-CHANGES=${CHANGES:-own.open-three=1.25 other.open-three=1.25 own.four=1.25 other.four-three-points=1.5}
-SPRT=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
-SPRT_GAMES=${SPRT_GAMES:-300}
-SPRT_SEED=${SPRT_SEED:-21}
-CHECK=${CHECK:-0}
-CHECK_GAMES=${CHECK_GAMES:-0}
-CHECK_MOVETIME=${CHECK_MOVETIME:-200}
-OUT=${1:-target/gomoku-tune/out.txt}
-WORK=${WORK:-target/gomoku-tune}
-START=data/gomoku-weights-hand.txt
-FIXED="depth=$DEPTH movetime=none"
+# Everything runs from a function: bash reads it whole, so editing the file mid-run is harmless.
+main() {
+    cd "$(dirname "$0")/.."
 
-mkdir -p "$WORK"
-cargo build --release --example gomoku_selfplay --example gomoku_tune
-BIN=target/release/examples
+    GAMES=${GAMES:-300}
+    DEPTH=${DEPTH:-4}
+    SEED=${SEED:-11}
+    EPOCHS=${EPOCHS:-400}
+    STEPS=${STEPS:-0.25,0.5,1}
+    CHANGES=${CHANGES:-own.open-three=1.25 other.open-three=1.25 own.four=1.25 other.four-three-points=1.5}
+    SPRT=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
+    SPRT_GAMES=${SPRT_GAMES:-300}
+    SPRT_SEED=${SPRT_SEED:-21}
+    CHECK=${CHECK:-0}
+    CHECK_GAMES=${CHECK_GAMES:-0}
+    CHECK_MOVETIME=${CHECK_MOVETIME:-200}
+    OUT=${1:-target/gomoku-tune/out.txt}
+    WORK=${WORK:-target/gomoku-tune}
+    START=data/gomoku-weights-hand.txt
+    FIXED="depth=$DEPTH movetime=none"
 
-begin=$(date +%s)
-players=()
-for rule in freestyle renju; do
-    rm -f "$WORK/games-$rule.txt"
-    "$BIN/gomoku_selfplay" --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
-        --a "$FIXED weights=$START" --b "$FIXED weights=$START" \
-        --out "$WORK/games-$rule.txt" >"$WORK/selfplay-$rule.log" &
-    players+=($!)
-done
-for player in "${players[@]}"; do
-    wait "$player"
-done
-echo "self-play: $(( $(date +%s) - begin )) s"
+    mkdir -p "$WORK"
+    cargo build --release --example gomoku_selfplay --example gomoku_tune
+    BIN=target/release/examples
 
-begin=$(date +%s)
-rm -f "$WORK"/fit*.txt "$WORK"/candidate-*.txt "$WORK"/sprt-*.log
-"$BIN/gomoku_tune" --games "$WORK/games-freestyle.txt" --games "$WORK/games-renju.txt" \
-    --start "$START" --epochs "$EPOCHS" --steps "$STEPS" --out "$WORK/fit.txt"
-echo "fit: $(( $(date +%s) - begin )) s"
+    begin=$(date +%s)
+    players=()
+    for rule in freestyle renju; do
+        rm -f "$WORK/games-$rule.txt"
+        "$BIN/gomoku_selfplay" --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
+            --a "$FIXED weights=$START" --b "$FIXED weights=$START" \
+            --out "$WORK/games-$rule.txt" >"$WORK/selfplay-$rule.log" &
+        players+=($!)
+    done
+    for player in "${players[@]}"; do
+        wait "$player"
+    done
+    echo "self-play: $(( $(date +%s) - begin )) s"
 
-# Plays candidate $1 against current in the SPRT; true when H1 is accepted.
-accepted() {
-    local log="$WORK/sprt-$2.log"
-    "$BIN/gomoku_selfplay" --rule freestyle,renju --games "$SPRT_GAMES" --seed "$SPRT_SEED" \
-        --quiet --sprt "$SPRT" --a "$FIXED weights=$1" --b "$FIXED weights=$WORK/current.txt" \
-        >"$log"
-    echo "$2: $(tail -n 1 "$log")"
-    tail -n 1 "$log" | grep -q 'H1 accepted'
+    begin=$(date +%s)
+    rm -f "$WORK"/fit*.txt "$WORK"/candidate-*.txt "$WORK"/sprt-*.log
+    "$BIN/gomoku_tune" --games "$WORK/games-freestyle.txt" --games "$WORK/games-renju.txt" \
+        --start "$START" --epochs "$EPOCHS" --steps "$STEPS" --out "$WORK/fit.txt"
+    echo "fit: $(( $(date +%s) - begin )) s"
+
+    # Plays candidate $1 against current in the SPRT; true when H1 is accepted.
+    accepted() {
+        local log="$WORK/sprt-$2.log"
+        "$BIN/gomoku_selfplay" --rule freestyle,renju --games "$SPRT_GAMES" --seed "$SPRT_SEED" \
+            --quiet --sprt "$SPRT" --a "$FIXED weights=$1" --b "$FIXED weights=$WORK/current.txt" \
+            >"$log"
+        echo "$2: $(tail -n 1 "$log")"
+        tail -n 1 "$log" | grep -q 'H1 accepted'
+    }
+
+    begin=$(date +%s)
+    cp "$START" "$WORK/current.txt"
+    index=0
+    for step in ${STEPS//,/ }; do
+        index=$((index + 1))
+        candidate="$WORK/candidate-$index.txt"
+        cp "$WORK/fit-$step.txt" "$candidate"
+        if accepted "$candidate" "$index-step-$step"; then
+            cp "$candidate" "$WORK/current.txt"
+        fi
+    done
+    for change in $CHANGES; do
+        index=$((index + 1))
+        candidate="$WORK/candidate-$index.txt"
+        "$BIN/gomoku_tune" --start "$WORK/current.txt" --scale "$change" --out "$candidate"
+        if accepted "$candidate" "$index-$change"; then
+            cp "$candidate" "$WORK/current.txt"
+        fi
+    done
+    echo "SPRTs: $(( $(date +%s) - begin )) s"
+    cp "$WORK/current.txt" "$OUT"
+    echo "wrote $OUT"
+
+    if [ "$CHECK" = 1 ]; then
+        if cmp -s "$OUT" data/gomoku-weights.txt; then
+            echo "check: $OUT equals data/gomoku-weights.txt"
+        else
+            echo "check: $OUT differs from data/gomoku-weights.txt" >&2
+            diff "$OUT" data/gomoku-weights.txt >&2 || true
+            exit 1
+        fi
+    fi
+
+    if [ "$CHECK_GAMES" -gt 0 ]; then
+        for rule in freestyle renju; do
+            "$BIN/gomoku_selfplay" --rule "$rule" --games "$CHECK_GAMES" --seed 101 --quiet \
+                --a "movetime=$CHECK_MOVETIME weights=$OUT" \
+                --b "movetime=$CHECK_MOVETIME weights=$START"
+        done
+    fi
 }
 
-begin=$(date +%s)
-cp "$START" "$WORK/current.txt"
-index=0
-for step in ${STEPS//,/ }; do
-    index=$((index + 1))
-    candidate="$WORK/candidate-$index.txt"
-    cp "$WORK/fit-$step.txt" "$candidate"
-    if accepted "$candidate" "$index-step-$step"; then
-        cp "$candidate" "$WORK/current.txt"
-    fi
-done
-for change in $CHANGES; do
-    index=$((index + 1))
-    candidate="$WORK/candidate-$index.txt"
-    "$BIN/gomoku_tune" --start "$WORK/current.txt" --scale "$change" --out "$candidate"
-    if accepted "$candidate" "$index-$change"; then
-        cp "$candidate" "$WORK/current.txt"
-    fi
-done
-echo "SPRTs: $(( $(date +%s) - begin )) s"
-cp "$WORK/current.txt" "$OUT"
-echo "wrote $OUT"
-
-if [ "$CHECK" = 1 ]; then
-    if cmp -s "$OUT" data/gomoku-weights.txt; then
-        echo "check: $OUT equals data/gomoku-weights.txt"
-    else
-        echo "check: $OUT differs from data/gomoku-weights.txt" >&2
-        diff "$OUT" data/gomoku-weights.txt >&2 || true
-        exit 1
-    fi
-fi
-
-if [ "$CHECK_GAMES" -gt 0 ]; then
-    for rule in freestyle renju; do
-        "$BIN/gomoku_selfplay" --rule "$rule" --games "$CHECK_GAMES" --seed 101 --quiet \
-            --a "movetime=$CHECK_MOVETIME weights=$OUT" \
-            --b "movetime=$CHECK_MOVETIME weights=$START"
-    done
-fi
+main "$@"
