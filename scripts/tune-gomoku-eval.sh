@@ -49,7 +49,8 @@
 #   200 ms a move, load 5-7: freestyle +24 =0 -16 (60.0%, Elo +70, 95% -36 .. +193),
 #     renju +23 =1 -16 (58.8%, Elo +61, 95% -44 .. +180); together 47.5 of 80 (59.4%, Elo +66,
 #     95% -9 .. +148);
-#   1 s a move, load 6-8: renju +26 =0 -14 (65.0%, Elo +108, 95% +2 .. +239); freestyle: pending.
+#   1 s a move, load 6-8: freestyle +21 =1 -18 (53.8%, Elo +26, 95% -81 .. +139), renju +26 =0
+#     -14 (65.0%, Elo +108, 95% +2 .. +239); together again 47.5 of 80 (59.4%, Elo +66, -9 .. +148).
 # Level 8 with OUT against level 1, 1 s a move, 20 games per rule: 20-0 in both rules.
 #
 # Usage: scripts/tune-gomoku-eval.sh [OUT]   (OUT defaults to target/gomoku-tune/out.txt)
