@@ -5,6 +5,7 @@
 //! cargo run --release --example gomoku_selfplay -- --games 40 --rule freestyle \
 //!     --a "level=8 movetime=200" --b "level=1" [--openings data/openings/gomoku-15.txt]
 //!     [--size 15] [--threads 1] [--seed 1] [--out games.txt] [--quiet]
+//!     [--sprt "elo0=0 elo1=20 alpha=0.05 beta=0.05"]
 //! ```
 //!
 //! A player is a list of `key=value` words: `level=1..8` (the Gomoku level table below),
@@ -13,9 +14,18 @@
 //! versions): `level`, `depth`, `movetime` and `nodes` become its options, and this program keeps
 //! the board and checks every move.
 //! Each opening is played twice with the colours swapped; without an openings file, openings are
-//! random two- and three-stone starts near the centre. The summary gives A's wins, draws and
-//! losses, its score and the Elo difference with a 95% interval. `--out` appends one line per
-//! game: the rule, the size, the moves from the empty board and the result for black (1, 0.5, 0).
+//! random two- and three-stone starts near the centre. `--rule freestyle,renju` takes the rules in
+//! turn, one pair of games each. The summary gives A's wins, draws and losses, its score and the
+//! Elo difference with a 95% interval (and per rule when there are several). `--out` appends one
+//! line per game: the rule, the size, the moves from the empty board and the result for black (1,
+//! 0.5, 0).
+//!
+//! With `--sprt`, the match is a sequential probability ratio test of A against B on the pairs of
+//! games (`tabula match`'s test: the generalised SPRT on pentanomial counts, see
+//! `src/tools/matches/statistics.rs`): it stops as soon as the test decides, and `--games` is then
+//! the cap. The last line says `SPRT: H1 accepted`, `H0 accepted` or `undecided` (the cap
+//! reached); the tuning pipeline (scripts/tune-gomoku-eval.sh) counts only `H1 accepted` as a win
+//! for A. At a fixed depth on one thread the games, and so the decision, are the same on every run.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -25,6 +35,8 @@ use tabula::games::gomoku::evaluation::Weights;
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 use tabula::search::{self, SearchRequest, Worker};
 use tabula::time_management::{self, Limits};
+use tabula::tools::matches::spec::parse_sprt;
+use tabula::tools::matches::statistics::{Pentanomial, Sprt, SprtDecision, SprtStatus, Trinomial};
 use tabula::transposition::TranspositionTable;
 
 /// The Gomoku level table: depth cap, evaluation strength and time cap (ms) of each level.
@@ -280,7 +292,13 @@ fn play_game(
         );
         seat.time += begin.elapsed();
         seat.moves += 1;
-        let mv = outcome.best_move().expect("a move while the game goes on");
+        let Some(mv) = outcome.best_move() else {
+            let text: Vec<String> = moves.iter().map(|&mv| game.format_move(mv)).collect();
+            panic!(
+                "no move from the search while the game goes on, after {}",
+                text.join(" ")
+            );
+        };
         seats[side ^ 1].tell(&game, mv);
         game.try_play(mv).expect("the search plays legal moves");
         moves.push(mv);
@@ -366,11 +384,6 @@ fn offset_opening(line: &str, size: usize) -> Vec<GomokuMove> {
         .collect()
 }
 
-fn elo(score: f64) -> f64 {
-    let clamped = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / clamped - 1.0).log10()
-}
-
 /// The command line (see the module documentation).
 #[derive(clap::Parser)]
 struct Arguments {
@@ -380,7 +393,8 @@ struct Arguments {
     /// Board size.
     #[arg(long, default_value_t = 15)]
     size: usize,
-    /// The rule: freestyle, standard or renju.
+    /// The rule: freestyle, standard or renju; several, comma-separated, are taken in turn, one
+    /// pair of games each.
     #[arg(long, default_value = "freestyle")]
     rule: String,
     /// Search threads of each player.
@@ -404,6 +418,24 @@ struct Arguments {
     /// Print only the summary.
     #[arg(long)]
     quiet: bool,
+    /// Stop when this SPRT of A against B decides: `elo0=A elo1=B [alpha=X] [beta=Y]`.
+    #[arg(long)]
+    sprt: Option<String>,
+}
+
+/// The rule of the game pair `pair` and the index of its opening, with `rules` rules taken in
+/// turn and `openings` openings per rule.
+fn schedule(pair: usize, rules: usize, openings: usize) -> (usize, usize) {
+    (pair % rules, (pair / rules) % openings)
+}
+
+/// The SPRT's verdict as the last line of the output says it.
+fn verdict(status: &SprtStatus) -> &'static str {
+    match status.decision {
+        SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::Continue => "undecided",
+    }
 }
 
 fn main() {
@@ -414,13 +446,28 @@ fn main() {
         arguments.threads,
         arguments.quiet,
     );
-    let rule = Rule::parse(&arguments.rule).expect("rule");
+    let rules: Vec<Rule> = arguments
+        .rule
+        .split(',')
+        .map(|name| Rule::parse(name.trim()).expect("rule"))
+        .collect();
+    let sprt: Option<Sprt> = arguments.sprt.as_ref().map(|text| {
+        let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        parse_sprt(&words).expect("an SPRT: elo0=A elo1=B [alpha=X] [beta=Y]")
+    });
     let players = [Player::parse(&arguments.a), Player::parse(&arguments.b)];
-    let start = Gomoku::new(size, rule).expect("a board size");
-    let openings = match &arguments.openings {
-        Some(path) => read_openings(path, &start),
-        None => random_openings(&start, games.div_ceil(2), arguments.seed),
-    };
+    let starts: Vec<Gomoku> = rules
+        .iter()
+        .map(|&rule| Gomoku::new(size, rule).expect("a board size"))
+        .collect();
+    let pairs_per_rule = games.div_ceil(2).div_ceil(rules.len());
+    let openings: Vec<Vec<Vec<GomokuMove>>> = starts
+        .iter()
+        .map(|start| match &arguments.openings {
+            Some(path) => read_openings(path, start),
+            None => random_openings(start, pairs_per_rule, arguments.seed),
+        })
+        .collect();
     let mut out = arguments.out.as_ref().map(|path| {
         std::fs::OpenOptions::new()
             .create(true)
@@ -436,16 +483,22 @@ fn main() {
         moves: 0,
         process: None,
     });
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let opening_count = openings.iter().map(Vec::len).min().unwrap_or(0);
+    let mut per_rule = vec![Trinomial::default(); rules.len()];
+    let mut pairs = Pentanomial::default();
+    let mut pair_points = 0.0;
+    let mut status = None;
     let mut results = Vec::new();
     for game_index in 0..games {
-        let opening = &openings[(game_index / 2) % openings.len()];
+        let (rule_index, opening_index) = schedule(game_index / 2, rules.len(), opening_count);
+        let (start, rule) = (&starts[rule_index], rules[rule_index]);
+        let opening = &openings[rule_index][opening_index];
         // Even games: A is black; odd games: A is white.
         let a_colour = game_index % 2;
         if a_colour == 1 {
             seats.swap(0, 1);
         }
-        let (moves, winner) = play_game(&start, opening, &mut seats, threads);
+        let (moves, winner) = play_game(start, opening, &mut seats, threads);
         if a_colour == 1 {
             seats.swap(0, 1);
         }
@@ -454,12 +507,13 @@ fn main() {
             Some(colour) if colour == a_colour => 1.0,
             Some(_) => 0.0,
         };
-        match a_result {
-            1.0 => wins += 1,
-            0.0 => losses += 1,
-            _ => draws += 1,
-        }
+        per_rule[rule_index].add(a_result);
         results.push(a_result);
+        pair_points += a_result;
+        if a_colour == 1 {
+            pairs.add(pair_points);
+            pair_points = 0.0;
+        }
         let text: Vec<String> = moves.iter().map(|&mv| start.format_move(mv)).collect();
         let black_result = match winner {
             None => "0.5",
@@ -477,28 +531,50 @@ fn main() {
         }
         if !quiet {
             println!(
-                "game {:>3}: A plays {}, {} plies, A scores {a_result}: {}",
+                "game {:>3}: {}, A plays {}, {} plies, A scores {a_result}: {}",
                 game_index + 1,
+                rule.name(),
                 if a_colour == 0 { "black" } else { "white" },
                 moves.len(),
                 text.join(" ")
             );
         }
+        if let Some(sprt) = &sprt {
+            if a_colour == 1 {
+                let now = sprt.status(&Trinomial::default(), &pairs);
+                status = Some(now);
+                if now.decision != SprtDecision::Continue {
+                    break;
+                }
+            }
+        }
     }
-    let count = results.len() as f64;
-    let score = results.iter().sum::<f64>() / count;
-    let variance = results.iter().map(|r| (r - score).powi(2)).sum::<f64>() / count;
-    let margin = 1.96 * (variance / count).sqrt();
+    let mut all = Trinomial::default();
+    for &result in &results {
+        all.add(result);
+    }
+    let summary = |games: &Trinomial| {
+        format!(
+            "{} games, +{} ={} -{}, score {:.1}%, Elo {}",
+            games.games(),
+            games.wins,
+            games.draws,
+            games.losses,
+            100.0 * games.score(),
+            games.elo().map_or("-".to_string(), |elo| elo.text())
+        )
+    };
     println!(
-        "A = {} vs B = {}: {} games, +{wins} ={draws} -{losses}, score {:.1}%, Elo {:+.0} ({:+.0} .. {:+.0})",
+        "A = {} vs B = {}: {}",
         players[0].name,
         players[1].name,
-        results.len(),
-        100.0 * score,
-        elo(score),
-        elo(score - margin),
-        elo(score + margin)
+        summary(&all)
     );
+    if rules.len() > 1 {
+        for (rule, games) in rules.iter().zip(&per_rule) {
+            println!("  {}: {}", rule.name(), summary(games));
+        }
+    }
     for seat in &seats {
         println!(
             "{}: {:.3} s per move over {} moves",
@@ -507,11 +583,72 @@ fn main() {
             seat.moves
         );
     }
+    if let (Some(sprt), Some(status)) = (&sprt, status) {
+        println!(
+            "SPRT (elo0={} elo1={} alpha={} beta={}, pairs {:?}): LLR {:.3}, bounds {:.3} .. {:.3}: {} after {} games",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            pairs.counts,
+            status.llr,
+            status.lower,
+            status.upper,
+            verdict(&status),
+            results.len()
+        );
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_take_turns_by_pairs() {
+        // Two rules, three openings each: pairs go freestyle 0, renju 0, freestyle 1, ...
+        let order: Vec<(usize, usize)> = (0..8).map(|pair| schedule(pair, 2, 3)).collect();
+        assert_eq!(
+            order,
+            [
+                (0, 0),
+                (1, 0),
+                (0, 1),
+                (1, 1),
+                (0, 2),
+                (1, 2),
+                (0, 0),
+                (1, 0)
+            ]
+        );
+        // One rule: the openings in order, as before there were several rules.
+        assert_eq!(schedule(4, 1, 3), (0, 1));
+    }
+
+    #[test]
+    fn the_sprt_verdict_names_each_decision() {
+        let sprt = parse_sprt(&["elo0=0".to_string(), "elo1=20".to_string()]).unwrap();
+        let mut pairs = Pentanomial::default();
+        assert_eq!(
+            verdict(&sprt.status(&Trinomial::default(), &pairs)),
+            "undecided"
+        );
+        for _ in 0..60 {
+            pairs.add(2.0);
+        }
+        assert_eq!(
+            verdict(&sprt.status(&Trinomial::default(), &pairs)),
+            "H1 accepted"
+        );
+        let mut pairs = Pentanomial::default();
+        for _ in 0..60 {
+            pairs.add(0.0);
+        }
+        assert_eq!(
+            verdict(&sprt.status(&Trinomial::default(), &pairs)),
+            "H0 accepted"
+        );
+    }
 
     /// The balanced openings of data/ are in c-gomoku-cli's offset format; reading them once
     /// panicked because each line was taken for a position string.

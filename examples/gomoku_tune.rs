@@ -7,7 +7,9 @@
 //! ```text
 //! cargo run --release --example gomoku_tune -- --games games.txt [--games more.txt] \
 //!     --start data/gomoku-weights-hand.txt --out data/gomoku-weights.txt \
-//!     [--epochs 400] [--skip 4] [--regularisation 0.0001]
+//!     [--epochs 400] [--skip 4] [--regularisation 0.0001] [--steps 0.25,0.5,1]
+//! cargo run --release --example gomoku_tune -- --start current.txt --scale own.open-three=1.25 \
+//!     --out candidate.txt
 //! ```
 //!
 //! The games are lines as `gomoku_selfplay --out` writes them: the rule, the board size, the
@@ -18,6 +20,14 @@
 //! the starting weights' units. The weights are then fitted by full-batch gradient descent (Adam)
 //! in floating point, from the starting weights, with a small pull towards them, and rounded.
 //! Everything is deterministic: the same games and options give the same file.
+//!
+//! With `--steps`, the candidates of a line search are written as well: for each step `a`, the
+//! weights `start + a (fit - start)` (the fit before rounding), rounded, to `OUT` with `-a` before
+//! its extension (`fit.txt` gives `fit-0.25.txt`, ...). The tuning pipeline plays them against the
+//! current weights in an SPRT.
+//!
+//! Without `--games`, `--scale NAME=FACTOR` (once or more) writes the starting weights with those
+//! weights multiplied and rounded: the pipeline's one-weight candidates.
 
 use std::io::Write;
 use tabula::game::{Game, Strength};
@@ -130,7 +140,7 @@ fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
 #[derive(clap::Parser)]
 struct Arguments {
     /// A file of games as `gomoku_selfplay --out` writes them; give it once per file.
-    #[arg(long = "games", required = true)]
+    #[arg(long = "games")]
     files: Vec<String>,
     /// The starting weights.
     #[arg(long, default_value = "data/gomoku-weights-hand.txt")]
@@ -147,6 +157,46 @@ struct Arguments {
     /// Pull towards the starting weights.
     #[arg(long, default_value_t = 1e-4)]
     regularisation: f64,
+    /// Steps of the line search from the start towards the fit, comma-separated (`0.25,0.5,1`).
+    #[arg(long, value_delimiter = ',')]
+    steps: Vec<f64>,
+    /// Without games: multiply a weight, `NAME=FACTOR`.
+    #[arg(long)]
+    scale: Vec<String>,
+}
+
+/// `weights` with the weight `change` names (`NAME=FACTOR`) multiplied by its factor and rounded.
+fn scaled(weights: &[i32], change: &str) -> Result<Vec<i32>, String> {
+    let (name, factor) = change
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=FACTOR, not '{change}'"))?;
+    let factor: f64 = factor
+        .parse()
+        .map_err(|_| format!("'{factor}' is not a number"))?;
+    let index = Weights::names()
+        .iter()
+        .position(|known| known == name)
+        .ok_or_else(|| format!("unknown weight '{name}'"))?;
+    let mut weights = weights.to_vec();
+    weights[index] = (f64::from(weights[index]) * factor).round() as i32;
+    Ok(weights)
+}
+
+/// The weights `start + step (fit - start)`, rounded.
+fn line_point(start: &[f64], fit: &[f64], step: f64) -> Vec<i32> {
+    start
+        .iter()
+        .zip(fit)
+        .map(|(s, f)| (s + step * (f - s)).round() as i32)
+        .collect()
+}
+
+/// `OUT` with `-step` before its extension: `target/fit.txt` and 0.5 give `target/fit-0.5.txt`.
+fn step_path(out: &str, step: f64) -> String {
+    match out.rsplit_once('.') {
+        Some((stem, extension)) if !extension.contains('/') => format!("{stem}-{step}.{extension}"),
+        _ => format!("{out}-{step}"),
+    }
 }
 
 fn main() {
@@ -157,10 +207,29 @@ fn main() {
         epochs,
         skip,
         regularisation,
+        steps,
+        scale,
     } = clap::Parser::parse();
 
     let start_text = std::fs::read_to_string(&start_path).expect("the starting weights");
     let start = Weights::parse(&start_text).expect("valid starting weights");
+    if files.is_empty() {
+        assert!(!scale.is_empty(), "give --games to fit, or --scale");
+        let mut vector = start.to_vector();
+        for change in &scale {
+            vector = scaled(&vector, change).expect("a weight change");
+        }
+        let mut file = std::fs::File::create(&out_path).expect("the output file");
+        writeln!(
+            file,
+            "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
+             # scripts/tune-gomoku-eval.sh: {start_path} with {}.",
+            scale.join(", ")
+        )
+        .expect("writing");
+        write!(file, "{}", Weights::from_vector(&vector).write()).expect("writing");
+        return;
+    }
     let mut samples = Vec::new();
     let mut games = 0;
     for file in &files {
@@ -229,7 +298,7 @@ fn main() {
             eprintln!("epoch {epoch}: loss {:.5}", loss(&samples, &weights, scale));
         }
     }
-    let rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
+    let rounded = line_point(&initial, &weights, 1.0);
     let final_loss = loss(
         &samples,
         &rounded.iter().map(|&w| f64::from(w)).collect::<Vec<_>>(),
@@ -247,11 +316,60 @@ fn main() {
     )
     .expect("writing");
     write!(file, "{}", tuned.write()).expect("writing");
+    for step in steps {
+        let point = line_point(&initial, &weights, step);
+        let point_loss = loss(
+            &samples,
+            &point.iter().map(|&w| f64::from(w)).collect::<Vec<_>>(),
+            scale,
+        );
+        let path = step_path(&out_path, step);
+        let mut file = std::fs::File::create(&path).expect("a candidate file");
+        writeln!(
+            file,
+            "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
+             # scripts/tune-gomoku-eval.sh: {start_path} + {step} x (Texel fit - it) on {games}\n\
+             # games, {} positions, scale {scale:.6}, log-loss {initial_loss:.5} -> {point_loss:.5}.",
+            samples.len()
+        )
+        .expect("writing");
+        write!(file, "{}", Weights::from_vector(&point).write()).expect("writing");
+        eprintln!("step {step}: loss {point_loss:.5}, written to {path}");
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_points_run_from_the_start_to_the_fit() {
+        let (start, fit) = ([10.0, 40.0, 0.0], [20.0, 30.0, -3.0]);
+        assert_eq!(line_point(&start, &fit, 0.0), [10, 40, 0]);
+        assert_eq!(line_point(&start, &fit, 0.25), [13, 38, -1]);
+        assert_eq!(line_point(&start, &fit, 1.0), [20, 30, -3]);
+        assert_eq!(step_path("target/x/fit.txt", 0.25), "target/x/fit-0.25.txt");
+        assert_eq!(step_path("fit", 1.0), "fit-1");
+    }
+
+    #[test]
+    fn scaling_changes_one_named_weight() {
+        let start = Weights::parse("own.open-three 40\nother.four 40\n")
+            .unwrap()
+            .to_vector();
+        let names = Weights::names();
+        let open_three = names
+            .iter()
+            .position(|name| name == "own.open-three")
+            .unwrap();
+        let four = names.iter().position(|name| name == "other.four").unwrap();
+        let changed = scaled(&start, "own.open-three=1.25").unwrap();
+        assert_eq!(changed[open_three], 50);
+        assert_eq!(changed[four], 40);
+        assert_eq!(scaled(&start, "other.four=0.8").unwrap()[four], 32);
+        assert!(scaled(&start, "own.six=2").is_err());
+        assert!(scaled(&start, "own.open-three").is_err());
+    }
 
     #[test]
     fn splits_run_together_moves() {

@@ -269,12 +269,23 @@ impl Naive {
         })
     }
 
-    fn outcome(&self) -> Option<Outcome> {
-        match self.winner {
-            Some(winner) => Some(Outcome::win(winner, 0)),
-            None if self.full() => Some(Outcome::draw(2)),
-            None => None,
+    /// Black to move under renju with every empty point forbidden: no legal move is left.
+    fn stuck(&mut self) -> bool {
+        if self.rule != Rule::Renju || self.side != 0 || self.over() {
+            return false;
         }
+        let points = self.empties();
+        points
+            .into_iter()
+            .all(|point| self.forbidden(point).is_some())
+    }
+
+    /// A win, or a draw when the board is full or black is stuck on forbidden points.
+    fn outcome(&mut self) -> Option<Outcome> {
+        if let Some(winner) = self.winner {
+            return Some(Outcome::win(winner, 0));
+        }
+        (self.full() || self.stuck()).then(|| Outcome::draw(2))
     }
 
     fn perft(&mut self, depth: usize) -> u64 {
@@ -377,7 +388,7 @@ fn compare(game: &Gomoku, naive: &mut Naive) -> Vec<(Point, Kind)> {
         );
     }
 
-    if !naive.over() {
+    if naive.outcome().is_none() {
         // The search's candidates: the winning points, else the legal blocks, else non-empty.
         let mut candidates = Vec::new();
         game.search_moves(&mut candidates);
@@ -616,4 +627,35 @@ fn naive_perft_three_of_a_crowded_renju_position() {
         println!("perft({depth}) = {leaves}");
         assert_eq!(game.perft(depth), leaves);
     }
+}
+
+/// A renju self-play game at depth 4 (`gomoku_selfplay --rule renju --seed 11`, game 173) filled
+/// the board but one point, forbidden for black, with black to move: the game went on with no
+/// legal move, and the search returned none. It is over, drawn, and the point stays forbidden.
+#[test]
+fn black_with_only_forbidden_points_left_has_drawn() {
+    let moves =
+        "h8 h9 f11 g8 e10 g9 d9 g12 j9 e9 g10 h10 f7 i9 f9 e8 f8 f10 g11 i11 f5 f6 i12 e11 \
+        e6 g4 c8 b7 j11 d12 c13 j12 k13 e12 f12 k10 j13 h11 l13 h13 h12 m13 k12 m14 l11 m10 l10 \
+        l12 k11 m11 m12 k14 f13 l14 j14 o14 n14 e13 k15 i13 d7 b9 b10 d8 g5 c7 b6 e5 f4 e15 e14 d4 \
+        c3 h6 l7 i6 l8 l9 k8 j6 g6 m6 d3 h7 f3 e3 h15 i14 e4 c2 f2 f1 f14 f15 d14 c14 g2 d5 h2 i2 \
+        k4 m8 l6 m7 m9 m5 m4 l4 i8 j8 o7 n8 d2 e2 h14 g14 j15 i15 k5 k3 j2 i3 i5 e1 k6 k7 l5 j7 j3 \
+        h5 n3 o2 o6 o5 g1 n5 a10 a8 j5 a5 j1 j4 a6 d6 c12 b8 a9 d11 c10 d10 a13 b11 a11 a12 n7 k1 \
+        d15 l2 b5 m2 i7 o1 h4 b4 a7 a3 c5 n1 k2 d1 c1 o12 o10 o8 n4 a1 o3 n12 m1 o13 a4 b14 o11 \
+        n15 n11 b13 b15 d13 i10 n9 c9 l15 g7 n13 n6 c11 n10 o9 c15 b3 h3 j10 m3 c6 o4 g3 h1 a15 \
+        l1 g15 n2 m15 a2 a14 b12 g13 k9 c4 o15 b2 b1 i1 l3 e7";
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!(moves.len(), 224);
+    let (game, mut naive) = replay(15, Rule::Renju, &moves);
+    let forbidden = compare(&game, &mut naive);
+    assert_eq!(forbidden.len(), 1, "the last point is forbidden");
+    assert_eq!(game.outcome(), Some(Outcome::draw(2)));
+    assert_eq!(game.forbidden_moves().len(), 1);
+    let mut legal = Vec::new();
+    game.generate_moves(&mut legal);
+    assert!(legal.is_empty());
+    // One move earlier, white to move, the game goes on.
+    let (before, mut naive) = replay(15, Rule::Renju, &moves[..223]);
+    compare(&before, &mut naive);
+    assert_eq!(before.outcome(), None);
 }

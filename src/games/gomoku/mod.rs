@@ -327,6 +327,24 @@ impl Gomoku {
         self.rule == Rule::Renju && self.side == 0 && self.stones / 2 >= 4
     }
 
+    /// Whether black, to move under renju, may play none of the empty points: every one is
+    /// forbidden. There is no pass move, so the game ends there, drawn like a full board. The
+    /// threat data's forbidden and maybe-forbidden points bound the forbidden ones, so the exact
+    /// check runs only when they are at least as many as the empty points.
+    fn only_forbidden_points(&self) -> bool {
+        if !self.checks_forbidden() {
+            return false;
+        }
+        let marked = self
+            .threats
+            .points(0, Kind::Forbidden)
+            .union(self.threats.points(0, Kind::MaybeForbidden));
+        let empty = self.size * self.size - self.stones;
+        empty <= marked.len()
+            && (0..self.size * self.size)
+                .all(|point| self.cells[point] != 0 || self.forbidden_reason(point).is_some())
+    }
+
     /// Puts a stone on an empty point, keeping every table but the winner and side.
     fn place(&mut self, point: usize, colour: Player) {
         // The threat tables count bits: compiled for the chosen instruction set (`crate::cpu`).
@@ -553,7 +571,8 @@ impl Game for Gomoku {
         if point >= self.size * self.size {
             return "the point is off the board".to_string();
         }
-        if self.outcome().is_some() {
+        // A game that ends with black stuck on forbidden points still names the reason.
+        if self.winner.is_some() || self.stones == self.size * self.size {
             return "the game is over".to_string();
         }
         if self.cells[point] != 0 {
@@ -586,7 +605,9 @@ impl Game for Gomoku {
     fn outcome(&self) -> Option<Outcome> {
         match self.winner {
             Some(winner) => Some(Outcome::win(winner, 0)),
-            None if self.stones == self.size * self.size => Some(Outcome::draw(2)),
+            None if self.stones == self.size * self.size || self.only_forbidden_points() => {
+                Some(Outcome::draw(2))
+            }
             None => None,
         }
     }
