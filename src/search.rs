@@ -37,7 +37,8 @@ const STACK_SIZE: usize = 32 << 20;
 const ROOT_KEYS_FAMILY: u64 = 99;
 /// Key mixed into the hash for the root player of a best-reply search.
 const BEST_REPLY_KEYS_FAMILY: u64 = 98;
-/// Node budget of the game's quick proof search ([`Game::find_forced_win`]) at the root...
+/// Node budget of the game's proof searches at the root ([`Game::find_forced_win`] and
+/// [`Game::keep_root_defences`])...
 const ROOT_PROOF_NODES: u64 = 60_000;
 /// ...and at inner nodes with at least [`PROOF_DEPTH`] plies left.
 const NODE_PROOF_NODES: u64 = 200;
@@ -286,16 +287,8 @@ pub fn search_with<G: Game>(
             elapsed: start.elapsed(),
         };
     }
-    if let Some(proven) = prove_root(root, &root_moves, request, start, report) {
+    if let Some(proven) = prove_root(root, &mut root_moves, request, start, report) {
         return proven;
-    }
-    if root.player_count() == 2 && request.multi_pv == 1 {
-        let proof = ProofRequest {
-            nodes: ROOT_PROOF_NODES,
-            root: true,
-            strength: request.strength,
-        };
-        root.keep_root_defences(&mut root_moves, &proof);
     }
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
@@ -348,10 +341,13 @@ pub fn search_with<G: Game>(
     }
 }
 
-/// A forced win the game proves at the root before any search (two players, one line wanted).
+/// The game's proof work at the root before any search (two players, one line wanted): a forced
+/// win of the side to move ([`Game::find_forced_win`]) is the outcome; otherwise `root_moves` are
+/// cut to the defences against the opponent's forced win ([`Game::keep_root_defences`]) and
+/// `None` lets the search run.
 fn prove_root<G: Game>(
     root: &G,
-    root_moves: &[G::Move],
+    root_moves: &mut Vec<G::Move>,
     request: &SearchRequest,
     start: Instant,
     report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
@@ -364,11 +360,15 @@ fn prove_root<G: Game>(
         root: true,
         strength: request.strength,
     };
-    let win = root.clone().find_forced_win(&proof)?;
-    let mv = *win.line.first()?;
-    if !root_moves.contains(&mv) {
+    let win = root
+        .clone()
+        .find_forced_win(&proof)
+        .filter(|win| win.line.first().is_some_and(|mv| root_moves.contains(mv)));
+    let Some(win) = win else {
+        root.keep_root_defences(root_moves, &proof);
         return None;
-    }
+    };
+    let mv = win.line[0];
     let iteration = Iteration {
         depth: win.plies as u32,
         lines: vec![RootLine {
