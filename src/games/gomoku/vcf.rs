@@ -224,6 +224,8 @@ impl ThreatSolver {
             .then_some(zone)
     }
 
+    /// An attacker's node of [`Self::proof_zone`]'s walk: follows the one winning move stored in
+    /// the table.
     fn zone_attack(
         &mut self,
         game: &mut Gomoku,
@@ -250,6 +252,7 @@ impl ThreatSolver {
         proven
     }
 
+    /// A defender's node of [`Self::proof_zone`]'s walk: every candidate reply must still lose.
     fn zone_defend(
         &mut self,
         game: &mut Gomoku,
