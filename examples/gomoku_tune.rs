@@ -220,13 +220,7 @@ fn main() {
             vector = scaled(&vector, change).expect("a weight change");
         }
         let mut file = std::fs::File::create(&out_path).expect("the output file");
-        writeln!(
-            file,
-            "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
-             # scripts/tune-gomoku-eval.sh: {start_path} with {}.",
-            scale.join(", ")
-        )
-        .expect("writing");
+        write!(file, "{}", scaled_header(&start_text, &scale)).expect("writing");
         write!(file, "{}", Weights::from_vector(&vector).write()).expect("writing");
         return;
     }
@@ -338,6 +332,19 @@ fn main() {
     }
 }
 
+/// The header of a weights file made by one-weight changes: the start's own header, which says
+/// where it came from, then the changes, so that it names no file of the pipeline's work folder
+/// (the output must not depend on where that folder is).
+fn scaled_header(start_text: &str, changes: &[String]) -> String {
+    let mut header = String::new();
+    for line in start_text.lines().take_while(|line| line.starts_with('#')) {
+        header.push_str(line);
+        header.push('\n');
+    }
+    header.push_str(&format!("# Then {}.\n", changes.join(", ")));
+    header
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,6 +376,17 @@ mod tests {
         assert_eq!(scaled(&start, "other.four=0.8").unwrap()[four], 32);
         assert!(scaled(&start, "own.six=2").is_err());
         assert!(scaled(&start, "own.open-three").is_err());
+    }
+
+    #[test]
+    fn a_scaled_file_keeps_its_starts_header_and_names_no_work_file() {
+        let start =
+            "# written by the fit: hand + 0.25 x (fit - hand)\n# on 600 games.\nown.four 63\n";
+        let header = scaled_header(start, &["own.four=1.25".to_string()]);
+        assert_eq!(
+            header,
+            "# written by the fit: hand + 0.25 x (fit - hand)\n# on 600 games.\n# Then own.four=1.25.\n"
+        );
     }
 
     #[test]

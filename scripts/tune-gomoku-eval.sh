@@ -38,12 +38,13 @@
 #   5. other.open-three x 1.25:       [16, 4, 111, 1, 18], LLR -0.92, undecided at 300 (rejected);
 #   6. own.four x 1.25 (63 -> 79):     [0, 0, 47, 0, 6], LLR +2.96, H1 accepted after 106 games;
 #   7. other.four-three-points x 1.5: [6, 0, 134, 0, 10], LLR -0.13, undecided at 300 (rejected).
-# OUT is step 0.25 with own.four 79 (the file of candidate 6, whose header names the file it
-# scaled), and it is data/gomoku-weights.txt. In that run the last lines, which copy current.txt
-# to OUT and compare, misfired because the script was edited while it ran (bash reads a script as
-# it goes); current.txt was copied by hand. The script now runs from a function, read whole first.
-# Rechecked since, piece by piece (no whole second run): the first 30 renju self-play games, the
-# fit's three candidates, candidate 6 made from candidate 1, and SPRT 6 came out the same.
+# OUT is step 0.25 with own.four 79, and it is data/gomoku-weights.txt. In that run the last
+# lines, which copy current.txt to OUT and compare, misfired because the script was edited while
+# it ran (bash reads a script as it goes); the script now runs from a function, read whole first.
+# A whole second run (build 2590f9d, WORK=/tmp/gomoku-tune-rerun CHECK=1, 24 min at load 2-6)
+# gave the same games, fit, candidates, SPRT pair counts, decisions and weights; its check failed
+# only on the header, which named the work folder. A one-weight change's header now carries its
+# start's header and then the change, so the output no longer depends on WORK.
 # The timed check of OUT against the hand-set weights (seed 101 openings, 40 games per rule, both
 # rules at once, so two matches shared the 2 cores with other sessions' work):
 #   200 ms a move, load 5-7: freestyle +24 =0 -16 (60.0%, Elo +70, 95% -36 .. +193),
