@@ -139,43 +139,12 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
     let camp = CAMP_MASKS[goal];
     let occupied = position.occupied();
     let fillers = fillers(position, seat);
-    // With fillers in the goal, only the holes left empty need pieces: the rows of the pieces
-    // nearest the goal, one per empty hole, to the depths of those holes. Without, this is
-    // the distance sum less the home distance.
-    let mut surplus = 0;
-    let mut cost = if fillers == 0 {
-        remaining * ROW
-    } else {
-        let own = position.pieces(seat);
-        let mut empty = camp & !own & !fillers;
-        let needed = empty.count_ones();
-        let mut depths = 0;
-        while empty != 0 {
-            depths += distances[empty.trailing_zeros() as usize] as i32;
-            empty &= empty - 1;
-        }
-        let mut outside = [0u8; PIECES as usize];
-        let mut count = 0;
-        let mut rest = own & !camp;
-        while rest != 0 {
-            outside[count] = distances[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-            count += 1;
-        }
-        outside[..count].sort_unstable();
-        surplus = count - needed as usize;
-        let nearest: i32 = outside[..needed as usize]
-            .iter()
-            .map(|&distance| distance as i32)
-            .sum();
-        (nearest - depths) * ROW
-    };
     let resting = position.pieces(seat) & position.variant().side_camps(seat);
-    cost += resting.count_ones() as i32 * weights.side_camp;
+    let mut cost = resting.count_ones() as i32 * weights.side_camp;
     let mut pieces = position.pieces(seat);
-    let mut farthest = 0;
     let mut nearest = i32::MAX;
     let mut hops = 0;
+    // How many pieces outside the goal stand at each distance from its tip.
     let mut lags = [0i32; 17];
     let count_hops = strength.0 >= 6 && weights.hop != 0;
     while pieces != 0 {
@@ -183,7 +152,6 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
         pieces &= pieces - 1;
         cost += SIDEWAYS[goal][hole] as i32 * weights.sideways;
         let distance = distances[hole] as i32;
-        farthest = farthest.max(distance);
         if camp >> hole & 1 == 0 {
             nearest = nearest.min(distance);
             lags[distance as usize] += 1;
@@ -192,14 +160,29 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
             }
         }
     }
-    // The pieces the fillers spare, the farthest outside the goal, lag behind nobody.
-    for count in lags.iter_mut().rev() {
-        let dropped = surplus.min(*count as usize);
-        *count -= dropped as i32;
-        surplus -= dropped;
-    }
-    if lags.iter().all(|&count| count == 0) {
-        nearest = i32::MAX;
+    if fillers == 0 {
+        // The distance sum less the home distance.
+        cost += remaining * ROW;
+    } else {
+        // Only the holes the fillers leave empty need pieces: the nearest pieces outside the
+        // goal, one per empty hole, to the depths of those holes. The farthest pieces, which
+        // the fillers spare, lag behind nobody: they leave `lags`.
+        let mut empty = camp & !position.pieces(seat) & !fillers;
+        let mut needed = empty.count_ones() as i32;
+        let mut rows = 0;
+        while empty != 0 {
+            rows -= distances[empty.trailing_zeros() as usize] as i32;
+            empty &= empty - 1;
+        }
+        for (distance, count) in lags.iter_mut().enumerate() {
+            *count = (*count).min(needed);
+            needed -= *count;
+            rows += *count * distance as i32;
+        }
+        cost += rows * ROW;
+        if lags.iter().all(|&count| count == 0) {
+            nearest = i32::MAX;
+        }
     }
     if strength.0 >= 5 && nearest != i32::MAX {
         let back = lags
@@ -291,7 +274,7 @@ fn best_opponent_cost(
     let players = position.player_count();
     let weights = position.weights();
     let bonuses = if strength.0 >= 6 {
-        super::PIECES as i32 * weights.hop.max(0) + weights.tempo.max(0)
+        PIECES as i32 * weights.hop.max(0) + weights.tempo.max(0)
     } else {
         0
     };
