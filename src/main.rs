@@ -151,6 +151,13 @@ enum Command {
         #[command(flatten)]
         config: TrainConfig,
     },
+    /// Measures the Reversi evaluation in use (see --weights) on labelled positions, such as a
+    /// `reversi-selfplay` run of a seed not trained on: its error by empties, in discs.
+    ReversiError {
+        /// Self-play files.
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<std::path::PathBuf>,
+    },
 }
 
 fn main() -> Result<()> {
@@ -252,6 +259,7 @@ fn main() -> Result<()> {
         Some(Command::ReversiTrain { data, out, config }) => {
             tabula::tools::reversi_training::train_files(&data, &out, &config)
         }
+        Some(Command::ReversiError { data }) => tabula::tools::reversi_training::error_files(&data),
     }
 }
 

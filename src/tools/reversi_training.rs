@@ -45,6 +45,10 @@ pub struct TrainConfig {
     /// (one empty square fewer) instead of towards 0, and phases train one after the other.
     #[arg(long)]
     pub chain: bool,
+    /// Share of the label taken from the engine's own search score, where the line has one: the
+    /// label is `(1 - w) x result + w x search`. Positions solved exactly keep their exact score.
+    #[arg(long, default_value_t = TrainConfig::default().search_weight)]
+    pub search_weight: f64,
 }
 
 impl Default for TrainConfig {
@@ -57,20 +61,26 @@ impl Default for TrainConfig {
             overlap: 2,
             threads: 1,
             chain: false,
+            search_weight: 0.0,
         }
     }
 }
 
-/// A parsed line: features, label, empties and game.
-type ParsedLine = ([u32; FEATURE_COUNT], f32, u8, u64);
+/// A parsed line: features, result, search score (NaN: none), empties and game.
+type ParsedLine = ([u32; FEATURE_COUNT], f32, f32, u8, u64);
 
 /// Labelled positions as compact features.
 #[derive(Default)]
 pub struct Dataset {
     /// `FEATURE_COUNT` compact features per position.
     features: Vec<u32>,
-    /// Labels in evaluation units.
+    /// Labels in evaluation units: the results, or a blend with the search scores
+    /// ([`Dataset::blend`]).
     targets: Vec<f32>,
+    /// Each position's result (exact score or the game's result), in evaluation units.
+    results: Vec<f32>,
+    /// Each position's search score in evaluation units, NaN where the line has none.
+    searches: Vec<f32>,
     /// Empty squares of each position.
     empties: Vec<u8>,
     /// Game number of each position.
@@ -105,16 +115,19 @@ impl Dataset {
                 let position = labelled.position;
                 let mut features = [0u32; FEATURE_COUNT];
                 patterns::compact_features(position.player, position.opponent, &mut features);
-                let target = (labelled.score * DISC) as f32;
-                Some((features, target, position.empties() as u8, game))
+                let result = (labelled.score * DISC) as f32;
+                let search = labelled.search.map_or(f32::NAN, |search| search as f32);
+                Some((features, result, search, position.empties() as u8, game))
             })
             .collect();
         for (number, item) in parsed.into_iter().enumerate() {
-            let Some((features, target, empties, game)) = item else {
+            let Some((features, result, search, empties, game)) = item else {
                 bail!("{name}:{}: not a labelled position", number + 1);
             };
             self.features.extend_from_slice(&features);
-            self.targets.push(target);
+            self.targets.push(result);
+            self.results.push(result);
+            self.searches.push(search);
             self.empties.push(empties);
             self.games.push(game.wrapping_add(game_offset));
         }
@@ -133,6 +146,24 @@ impl Dataset {
             dataset.add_text(&text, (index as u64) << 40, &path.display().to_string())?;
         }
         Ok(dataset)
+    }
+
+    /// Sets each label to `(1 - search_weight) x result + search_weight x search` where the
+    /// position has a search score, and to its result elsewhere.
+    pub fn blend(&mut self, search_weight: f64) {
+        let weight = search_weight as f32;
+        for ((target, &result), &search) in self
+            .targets
+            .iter_mut()
+            .zip(&self.results)
+            .zip(&self.searches)
+        {
+            *target = if search.is_nan() {
+                result
+            } else {
+                (1.0 - weight) * result + weight * search
+            };
+        }
     }
 
     fn sample(&self, index: usize) -> &[u32] {
@@ -379,7 +410,8 @@ pub fn train_files(
     config: &TrainConfig,
 ) -> Result<()> {
     let start = std::time::Instant::now();
-    let dataset = Dataset::load(data)?;
+    let mut dataset = Dataset::load(data)?;
+    dataset.blend(config.search_weight);
     println!(
         "read {} positions in {:.1} s",
         dataset.len(),
@@ -409,6 +441,112 @@ pub fn train_files(
         "wrote {} in {:.1} s (errors in discs)",
         out.display(),
         start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The error of an evaluation on labelled positions of one range of empties.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ErrorReport {
+    /// The empties, inclusive.
+    pub empties: (u32, u32),
+    /// Positions.
+    pub positions: usize,
+    /// Mean absolute error, in discs.
+    pub mean_absolute: f64,
+    /// Root mean square error, in discs.
+    pub root_mean_square: f64,
+    /// Mean absolute label, in discs: the error of always saying 0.
+    pub mean_label: f64,
+}
+
+/// The error of `evaluate` (evaluation units for the side to move) against each position's
+/// result label, by the phases' ranges of empties. Search scores in the lines are ignored: the
+/// labels are the exact scores (solved positions) and the games' results.
+pub fn error_by_empties(
+    lines: &[&str],
+    evaluate: impl Fn(&crate::games::reversi::Reversi) -> i32 + Sync,
+) -> Result<Vec<ErrorReport>> {
+    let errors: Vec<Option<(u32, f64, f64)>> = lines
+        .par_iter()
+        .map(|line| {
+            let (labelled, _) = selfplay::read_line(line)?;
+            let prediction = evaluate(&labelled.position) as f64 / DISC as f64;
+            Some((
+                labelled.position.empties(),
+                prediction - labelled.score as f64,
+                labelled.score as f64,
+            ))
+        })
+        .collect();
+    let mut reports: Vec<ErrorReport> = (0..PHASES)
+        .map(|phase| ErrorReport {
+            empties: phase_empties(phase),
+            ..ErrorReport::default()
+        })
+        .collect();
+    for (number, item) in errors.into_iter().enumerate() {
+        let Some((empties, error, label)) = item else {
+            bail!("line {}: not a labelled position", number + 1);
+        };
+        let report = &mut reports[patterns::phase(empties)];
+        report.positions += 1;
+        report.mean_absolute += error.abs();
+        report.root_mean_square += error * error;
+        report.mean_label += label.abs();
+    }
+    for report in &mut reports {
+        let count = report.positions.max(1) as f64;
+        report.mean_absolute /= count;
+        report.root_mean_square = (report.root_mean_square / count).sqrt();
+        report.mean_label /= count;
+    }
+    Ok(reports)
+}
+
+/// Prints the error of the active evaluation (the `--weights` in use) on labelled positions that
+/// training did not see, by empties: `tabula reversi-error`.
+///
+/// # Errors
+/// A file that cannot be read or holds a malformed line.
+pub fn error_files(data: &[std::path::PathBuf]) -> Result<()> {
+    use crate::game::Strength;
+    use crate::games::reversi::evaluation;
+    let mut text = String::new();
+    for path in data {
+        text += &std::fs::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        text.push('\n');
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let reports = error_by_empties(&lines, |position| {
+        evaluation::evaluate(position.player, position.opponent, Strength::FULL)
+    })?;
+    println!(
+        "{:>7} {:>9} {:>8} {:>8} {:>9}",
+        "empties", "positions", "MAE", "RMS", "mean |y|"
+    );
+    let (mut total, mut absolute) = (0usize, 0f64);
+    for report in &reports {
+        println!(
+            "{:>7} {:>9} {:>8.2} {:>8.2} {:>9.2}",
+            format!("{}-{}", report.empties.0, report.empties.1),
+            report.positions,
+            report.mean_absolute,
+            report.root_mean_square,
+            report.mean_label,
+        );
+        total += report.positions;
+        absolute += report.mean_absolute * report.positions as f64;
+    }
+    println!(
+        "{:>7} {:>9} {:>8.2} (errors in discs)",
+        "all",
+        total,
+        absolute / total.max(1) as f64
     );
     Ok(())
 }
@@ -484,5 +622,45 @@ mod tests {
         }
         let bytes = patterns::encode(&weights);
         patterns::Weights::decode(&bytes).expect("the trained weights encode");
+    }
+
+    const START: &str = "---------------------------OX------XO---------------------------";
+
+    #[test]
+    fn search_scores_blend_into_labels_where_lines_have_them() {
+        let text = format!("{START} X +2 17 +100\n{START} X -4 18\n");
+        let mut dataset = Dataset::default();
+        dataset.add_text(&text, 0, "lines").expect("parse");
+        assert_eq!(dataset.targets, vec![200.0, -400.0]);
+        dataset.blend(0.25);
+        // 0.75 x 200 + 0.25 x 100; the line without a search keeps its result.
+        assert_eq!(dataset.targets, vec![175.0, -400.0]);
+        dataset.blend(0.0);
+        assert_eq!(dataset.targets, vec![200.0, -400.0]);
+    }
+
+    #[test]
+    fn errors_by_empties_measure_the_evaluation_against_results() {
+        let opening = format!("{START} X +2 1 +100");
+        let later = "OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX-- X -6 1";
+        let lines = [opening.as_str(), later];
+        // An evaluation of one disc for the side to move everywhere.
+        let reports = error_by_empties(&lines, |_| DISC).expect("measure");
+        assert_eq!(reports.len(), PHASES);
+        let start = &reports[patterns::phase(60)];
+        assert_eq!(
+            (start.positions, start.mean_absolute, start.mean_label),
+            (1, 1.0, 2.0)
+        );
+        let end = &reports[patterns::phase(2)];
+        assert_eq!(
+            (end.positions, end.mean_absolute, end.root_mean_square),
+            (1, 7.0, 7.0)
+        );
+        assert_eq!(
+            reports.iter().map(|report| report.positions).sum::<usize>(),
+            2
+        );
+        assert!(error_by_empties(&["not a position"], |_| 0).is_err());
     }
 }
