@@ -43,8 +43,12 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Chain the phases: each phase's weights are pulled towards those of the phase before it
     /// (one empty square fewer) instead of towards 0, and phases train one after the other.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "prior")]
     pub chain: bool,
+    /// A weight file whose weights each phase is pulled towards instead of 0: new data refines
+    /// them rather than starting afresh.
+    #[arg(long)]
+    pub prior: Option<std::path::PathBuf>,
     /// Share of the label taken from the engine's own search score, where the line has one: the
     /// label is `(1 - w) x result + w x search`. Positions solved exactly keep their exact score.
     #[arg(long, default_value_t = TrainConfig::default().search_weight)]
@@ -61,6 +65,7 @@ impl Default for TrainConfig {
             overlap: 2,
             threads: 1,
             chain: false,
+            prior: None,
             search_weight: 0.0,
         }
     }
@@ -224,12 +229,24 @@ pub fn train(dataset: &Dataset, config: &TrainConfig) -> Result<(Vec<i16>, Vec<P
         }
         results
     } else {
-        let prior = vec![0f64; size];
+        let prior: Vec<f64> = match &config.prior {
+            Some(path) => {
+                let bytes =
+                    std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+                patterns::decode_compact(&bytes)
+                    .with_context(|| format!("decoding {}", path.display()))?
+                    .into_iter()
+                    .map(f64::from)
+                    .collect()
+            }
+            None => vec![0f64; PHASES * size],
+        };
         pool.install(|| {
             (0..PHASES)
                 .into_par_iter()
                 .map(|phase| {
-                    let (_, quantised, report) = train_phase(dataset, config, phase, &prior);
+                    let prior = &prior[phase * size..][..size];
+                    let (_, quantised, report) = train_phase(dataset, config, phase, prior);
                     (quantised, report)
                 })
                 .collect()
@@ -622,6 +639,22 @@ mod tests {
         }
         let bytes = patterns::encode(&weights);
         patterns::Weights::decode(&bytes).expect("the trained weights encode");
+        assert_eq!(patterns::decode_compact(&bytes).expect("decode"), weights);
+        // A prior that the penalty holds fast is kept; a loose one is moved by the data.
+        let path = std::env::temp_dir().join(format!("tabula-prior-{}.bin", std::process::id()));
+        std::fs::write(&path, &bytes).expect("write the prior");
+        let held = TrainConfig {
+            iterations: 30,
+            l2: 1e12,
+            prior: Some(path.clone()),
+            ..TrainConfig::default()
+        };
+        let (kept, _) = train(&dataset, &held).expect("train");
+        let loose = TrainConfig { l2: 0.01, ..held };
+        let (moved, _) = train(&dataset, &loose).expect("train");
+        std::fs::remove_file(&path).ok();
+        assert_eq!(kept, weights);
+        assert_ne!(moved, weights);
     }
 
     const START: &str = "---------------------------OX------XO---------------------------";

@@ -611,40 +611,7 @@ impl Weights {
     /// # Errors
     /// A [`WeightsError`] when the header or length does not match this build.
     pub fn decode(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        if bytes.len() < HEADER_BYTES || bytes[..8] != MAGIC {
-            return Err(WeightsError::BadMagic);
-        }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        let (version, phases, size, checksum) = (word(8), word(12), word(16), word(20));
-        if version != FORMAT_VERSION {
-            return Err(WeightsError::Mismatch(format!(
-                "format version {version}, expected {FORMAT_VERSION}"
-            )));
-        }
-        if phases as usize != PHASES || size as usize != compact_size() {
-            return Err(WeightsError::Mismatch(format!(
-                "{phases} phases of {size} weights, expected {PHASES} of {}",
-                compact_size()
-            )));
-        }
-        if checksum != layout_checksum() {
-            return Err(WeightsError::Mismatch(format!(
-                "layout checksum {checksum:08x}, expected {:08x}",
-                layout_checksum()
-            )));
-        }
-        let expected = HEADER_BYTES + 2 * PHASES * compact_size();
-        if bytes.len() != expected {
-            return Err(WeightsError::BadLength {
-                found: bytes.len(),
-                expected,
-            });
-        }
-        let compact: Vec<i16> = bytes[HEADER_BYTES..]
-            .chunks_exact(2)
-            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
-            .collect();
-        Ok(Weights::from_compact(&compact))
+        Ok(Weights::from_compact(&decode_compact(bytes)?))
     }
 
     /// The weights compiled into the binary.
@@ -684,6 +651,47 @@ impl Weights {
             )
         })
     }
+}
+
+/// Reads a weight file (see the module docs) into its compact per-phase weights
+/// (`PHASES * compact_size()` values), as [`encode`] takes them.
+///
+/// # Errors
+/// A [`WeightsError`] when the header or length does not match this build.
+pub fn decode_compact(bytes: &[u8]) -> Result<Vec<i16>, WeightsError> {
+    if bytes.len() < HEADER_BYTES || bytes[..8] != MAGIC {
+        return Err(WeightsError::BadMagic);
+    }
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let (version, phases, size, checksum) = (word(8), word(12), word(16), word(20));
+    if version != FORMAT_VERSION {
+        return Err(WeightsError::Mismatch(format!(
+            "format version {version}, expected {FORMAT_VERSION}"
+        )));
+    }
+    if phases as usize != PHASES || size as usize != compact_size() {
+        return Err(WeightsError::Mismatch(format!(
+            "{phases} phases of {size} weights, expected {PHASES} of {}",
+            compact_size()
+        )));
+    }
+    if checksum != layout_checksum() {
+        return Err(WeightsError::Mismatch(format!(
+            "layout checksum {checksum:08x}, expected {:08x}",
+            layout_checksum()
+        )));
+    }
+    let expected = HEADER_BYTES + 2 * PHASES * compact_size();
+    if bytes.len() != expected {
+        return Err(WeightsError::BadLength {
+            found: bytes.len(),
+            expected,
+        });
+    }
+    Ok(bytes[HEADER_BYTES..]
+        .chunks_exact(2)
+        .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+        .collect())
 }
 
 /// Encodes compact per-phase weights (`PHASES * compact_size()` values) as a weight file.
