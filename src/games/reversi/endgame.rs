@@ -39,10 +39,12 @@ const ETC_EMPTIES: u32 = 14;
 /// move costs no sort (0.4% fewer nodes on FFO #40-#49, all of them the sort's own).
 const EVALUATION_SORT_EMPTIES: u32 = 15;
 /// Nodes with at least this many empties (and fewer than [`EVALUATION_SORT_EMPTIES`]) add the
-/// static evaluation after the move to the fast ordering value: 12% fewer nodes on FFO #40-#49
-/// (single-threaded) with [`STATIC_EVALUATION_WEIGHT`] 1024; from 10 empties 1% fewer again but
-/// more evaluations; weights 512 and 2048 did worse than 1024.
-const STATIC_EVALUATION_EMPTIES: u32 = 11;
+/// static evaluation after the move to the fast ordering value. On FFO #40-#49 (single-threaded,
+/// with [`STATIC_EVALUATION_WEIGHT`] 1024), nodes against none: from 13 empties -7.7%, from 12
+/// -9.9%, from 11 -12.5%, from 10 -13.7%; but each evaluation costs about as much as the nodes it
+/// saves (from 11: the same user time for 18% fewer nodes), so only the upper empties use it.
+/// Weights 512 and 2048 (from 11) did worse than 1024.
+const STATIC_EVALUATION_EMPTIES: u32 = 13;
 /// The weight of a disc of static evaluation in the fast ordering value: a quarter of a reply
 /// left to the opponent ([`MOBILITY_WEIGHT`]).
 const STATIC_EVALUATION_WEIGHT: i32 = 1024;
