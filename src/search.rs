@@ -1016,7 +1016,7 @@ fn probcut<G: Game>(
     {
         return None;
     }
-    let margin = tuning_threshold() * model.sigma;
+    let margin = PROBCUT_THRESHOLD * model.sigma;
     let reachable = -score::MAX_EVALUATION as f64..=score::MAX_EVALUATION as f64;
     let high = ((beta as f64 - model.intercept + margin) / model.slope).ceil();
     if reachable.contains(&high) {
@@ -1037,9 +1037,6 @@ fn probcut<G: Game>(
         if value >= bound {
             return Some(beta);
         }
-    }
-    if !tuning_low() {
-        return None;
     }
     let low = ((alpha as f64 - model.intercept - margin) / model.slope).floor();
     if reachable.contains(&low) {
@@ -1062,21 +1059,6 @@ fn probcut<G: Game>(
         }
     }
     None
-}
-
-// TUNING (temporary)
-fn tuning_threshold() -> f64 {
-    static VALUE: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *VALUE.get_or_init(|| {
-        std::env::var("TABULA_PCT")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(PROBCUT_THRESHOLD)
-    })
-}
-fn tuning_low() -> bool {
-    static VALUE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *VALUE.get_or_init(|| std::env::var("TABULA_PCLOW").map_or(true, |v| v != "0"))
 }
 
 /// The stored score when a table entry decides a node outside the principal variation: deep

@@ -130,7 +130,7 @@ fn a_model_that_can_never_cut_changes_nothing() {
     // A margin beyond any evaluation: no probe is searched, so the tree is the one without ProbCut.
     for inner in bench_positions().into_iter().take(6) {
         let plain = search_to(&inner, 7, false);
-        let never = search_to(&modelled(inner.clone(), 1.0e9), 7, true);
+        let never = search_to(&modelled(inner, 1.0e9), 7, true);
         assert_eq!(never.nodes, plain.nodes, "{}", inner.position_string());
         assert_eq!(never.best_move(), plain.best_move());
         assert_eq!(never.score(), plain.score());
@@ -141,7 +141,7 @@ fn a_model_that_can_never_cut_changes_nothing() {
 fn probcut_off_ignores_the_model() {
     for inner in bench_positions().into_iter().take(6) {
         let plain = search_to(&inner, 7, false);
-        let off = search_to(&modelled(inner.clone(), 0.0), 7, false);
+        let off = search_to(&modelled(inner, 0.0), 7, false);
         assert_eq!(off.nodes, plain.nodes);
         assert_eq!(off.score(), plain.score());
     }
@@ -153,7 +153,7 @@ fn a_tight_model_cuts_nodes() {
     let (mut plain_nodes, mut cut_nodes) = (0, 0);
     for inner in bench_positions().into_iter().take(6) {
         let plain = search_to(&inner, 8, false);
-        let cut = search_to(&modelled(inner.clone(), 0.0), 8, true);
+        let cut = search_to(&modelled(inner, 0.0), 8, true);
         assert!(cut.best_move().is_some());
         plain_nodes += plain.nodes;
         cut_nodes += cut.nodes;

@@ -50,7 +50,7 @@ pub fn shallow_depth(depth: u32) -> u32 {
 /// calibrated depths, the line of the deepest calibrated pair of the same parity and the same
 /// distance between the depths stands in.
 pub fn model(empties: u32, depth: u32) -> Option<ProbCut> {
-    if depth < tuning_min() {
+    if depth < SHALLOWEST_CUT {
         return None;
     }
     let shallow = shallow_depth(depth);
@@ -68,17 +68,6 @@ pub fn model(empties: u32, depth: u32) -> Option<ProbCut> {
         slope: line.slope_thousandths as f64 / 1000.0,
         intercept: line.intercept as f64,
         sigma: line.sigma as f64,
-    })
-}
-
-// TUNING (temporary)
-fn tuning_min() -> u32 {
-    static VALUE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *VALUE.get_or_init(|| {
-        std::env::var("TABULA_PCMIN")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(SHALLOWEST_CUT)
     })
 }
 
