@@ -125,6 +125,7 @@ impl Player {
             strength: Strength(self.strength),
             multi_pv: 1,
             instant_single_move: true,
+            probcut: true,
         }
     }
 }

@@ -69,6 +69,7 @@ impl GameVisitor for BenchVisitor<'_> {
             strength: Strength::FULL,
             multi_pv: 1,
             instant_single_move: false,
+            probcut: true,
         };
         let start = Instant::now();
         let outcome = search::search(

@@ -247,6 +247,23 @@ impl ScoreUnit {
     }
 }
 
+/// A game's statistical model for ProbCut (Buro): at a node searched `depth` plies deep, the value
+/// of that search is about `slope * shallow + intercept`, where `shallow` is the value of a search
+/// of the same node only `shallow_depth` plies deep, with residuals of standard deviation `sigma`
+/// (all in evaluation points, for the side to move). The search probes the shallow depth with a
+/// null window and cuts the node when the deep value is then likely outside the window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbCut {
+    /// Depth of the probing search, below the node's depth.
+    pub shallow_depth: u32,
+    /// Deep value per point of shallow value.
+    pub slope: f64,
+    /// Deep value at a shallow value of 0.
+    pub intercept: f64,
+    /// Standard deviation of the deep value around the line.
+    pub sigma: f64,
+}
+
 /// A move that fits in 16 bits, so that the transposition table can store it.
 pub trait MoveCode: Copy {
     /// The 16-bit code of this move. Codes are unique within a game variant.
@@ -373,6 +390,13 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     /// How the search should treat three or more players in this game; the default is paranoid.
     fn multiplayer_search(&self) -> MultiplayerSearch {
         MultiplayerSearch::Paranoid
+    }
+
+    /// The ProbCut model for a search `depth` plies deep from this position (see [`ProbCut`]), or
+    /// `None` (the default) where the search should not cut selectively.
+    fn probcut(&self, depth: u32) -> Option<ProbCut> {
+        let _ = depth;
+        None
     }
 
     /// How far the game is from its end for an exact solver (empty squares in Reversi), or `None`

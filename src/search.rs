@@ -12,7 +12,9 @@
 
 mod best_reply;
 
-use crate::game::{Game, MoveCode, MultiplayerSearch, Outcome, Player, ProofRequest, Strength};
+use crate::game::{
+    Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
+};
 use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
@@ -43,6 +45,9 @@ const ROOT_PROOF_NODES: u64 = 60_000;
 /// ...and at inner nodes with at least [`PROOF_DEPTH`] plies left.
 const NODE_PROOF_NODES: u64 = 200;
 const PROOF_DEPTH: i32 = 1;
+/// ProbCut cuts a node when its deep value lies this many of the model's standard deviations
+/// outside the window.
+const PROBCUT_THRESHOLD: f64 = 1.5;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
@@ -57,6 +62,9 @@ pub struct SearchRequest {
     pub multi_pv: usize,
     /// Play a single legal move at once instead of searching it.
     pub instant_single_move: bool,
+    /// Cut nodes by ProbCut where the game has a model for it ([`Game::probcut`]); off for
+    /// searches that calibrate the model or must not depend on it.
+    pub probcut: bool,
 }
 
 impl Default for SearchRequest {
@@ -67,6 +75,7 @@ impl Default for SearchRequest {
             strength: Strength::FULL,
             multi_pv: 1,
             instant_single_move: false,
+            probcut: true,
         }
     }
 }
@@ -182,6 +191,8 @@ struct Shared<'a> {
     strength: Strength,
     /// Whether the coalition's turns are searched as best replies.
     best_reply: bool,
+    /// Whether ProbCut may cut nodes.
+    probcut: bool,
 }
 
 impl Shared<'_> {
@@ -257,6 +268,7 @@ pub fn search_with<G: Game>(
         },
         strength: request.strength,
         best_reply,
+        probcut: request.probcut,
     };
     let mut root_moves = Vec::new();
     root.search_moves(&mut root_moves);
@@ -834,6 +846,14 @@ fn negamax<G: Game>(
     if let Some(stored) = table_cutoff(entry, depth, ply, alpha, beta, pv_node) {
         return stored;
     }
+    if !pv_node && shared.probcut {
+        if let Some(model) = position.probcut(depth as u32) {
+            if let Some(value) = probcut(worker, position, &model, depth, ply, alpha, beta, shared)
+            {
+                return value;
+            }
+        }
+    }
 
     if depth >= PROOF_DEPTH && shared.players == 2 {
         let proof = ProofRequest {
@@ -970,6 +990,75 @@ fn negamax<G: Game>(
         depth,
     );
     best
+}
+
+/// ProbCut (Buro) at a node outside the principal variation: a null-window search `model`'s
+/// shallow depth deep at the bound that the deep value would pass with a margin of
+/// [`PROBCUT_THRESHOLD`] sigmas. Returns `beta` when the deep search would likely fail high,
+/// `alpha` when it would likely fail low, `None` to search the node in full. Windows at proven
+/// wins or losses are left alone, and so is a bound that no heuristic value can reach.
+#[allow(clippy::too_many_arguments)]
+fn probcut<G: Game>(
+    worker: &mut Worker<G>,
+    position: &mut G,
+    model: &ProbCut,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+    shared: &Shared,
+) -> Option<i32> {
+    let shallow = model.shallow_depth as i32;
+    if shallow >= depth
+        || model.slope <= 0.0
+        || score::is_decisive(alpha)
+        || score::is_decisive(beta)
+    {
+        return None;
+    }
+    let margin = PROBCUT_THRESHOLD * model.sigma;
+    let reachable = -score::MAX_EVALUATION as f64..=score::MAX_EVALUATION as f64;
+    let high = ((beta as f64 - model.intercept + margin) / model.slope).ceil();
+    if reachable.contains(&high) {
+        let bound = high as i32;
+        let value = negamax(
+            worker,
+            position,
+            shallow,
+            ply,
+            bound - 1,
+            bound,
+            false,
+            shared,
+        );
+        if stopped(worker, shared) {
+            return Some(0);
+        }
+        if value >= bound {
+            return Some(beta);
+        }
+    }
+    let low = ((alpha as f64 - model.intercept - margin) / model.slope).floor();
+    if reachable.contains(&low) {
+        let bound = low as i32;
+        let value = negamax(
+            worker,
+            position,
+            shallow,
+            ply,
+            bound,
+            bound + 1,
+            false,
+            shared,
+        );
+        if stopped(worker, shared) {
+            return Some(0);
+        }
+        if value <= bound {
+            return Some(alpha);
+        }
+    }
+    None
 }
 
 /// The stored score when a table entry decides a node outside the principal variation: deep

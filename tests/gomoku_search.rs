@@ -30,6 +30,7 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
         strength: Strength(strength),
         multi_pv: 1,
         instant_single_move: false,
+        probcut: true,
     };
     search::search(
         game,

@@ -551,6 +551,7 @@ impl<G: Game> Engine<G> {
             strength: profile.strength,
             multi_pv,
             instant_single_move,
+            probcut: true,
         };
         if request.limits.is_unbounded() {
             log::info!("search without limits: it runs until stopped");

@@ -241,6 +241,7 @@ fn choose(
         strength: profile.strength,
         multi_pv: 1,
         instant_single_move: true,
+        probcut: true,
     };
     let outcome = search::search_with(
         position,

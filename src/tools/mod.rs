@@ -9,6 +9,7 @@ pub mod interrupt;
 pub mod matches;
 pub mod positions;
 pub mod progress;
+pub mod reversi_probcut;
 pub mod reversi_selfplay;
 pub mod reversi_training;
 pub mod solve_file;

@@ -109,21 +109,21 @@ pub struct GameRecord {
 }
 
 /// A small deterministic generator (SplitMix64), so that games never depend on a library's stream.
-struct Random(u64);
+pub(crate) struct Random(pub(crate) u64);
 
 impl Random {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         mix(self.0)
     }
 
     /// Uniform in `0..bound`.
-    fn below(&mut self, bound: u64) -> u64 {
+    pub(crate) fn below(&mut self, bound: u64) -> u64 {
         ((self.next() as u128 * bound as u128) >> 64) as u64
     }
 
     /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -253,6 +253,8 @@ fn engine_move(
         strength: Strength::FULL,
         multi_pv: config.candidates.max(1),
         instant_single_move: true,
+        // The training data must not depend on a ProbCut model calibrated on the weights it trains.
+        probcut: false,
     };
     stop.store(false, Ordering::Relaxed);
     let outcome = search::search(position, &request, table, stop, workers, &mut |_| {});

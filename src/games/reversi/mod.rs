@@ -12,10 +12,13 @@ pub mod ggf;
 pub mod notation;
 pub mod obf;
 pub mod patterns;
+pub mod probcut;
+mod probcut_table;
 
 use crate::cpu::{self, InstructionSet};
 use crate::game::{
-    Game, GameError, MoveCode, Outcome, Player, ScoreUnit, Solution, SolveRequest, Strength,
+    Game, GameError, MoveCode, Outcome, Player, ProbCut, ScoreUnit, Solution, SolveRequest,
+    Strength,
 };
 use bitboard::{bit, Kernels};
 
@@ -363,6 +366,10 @@ impl Game for Reversi {
 
     fn score_unit(&self) -> ScoreUnit {
         evaluation::UNIT
+    }
+
+    fn probcut(&self, depth: u32) -> Option<ProbCut> {
+        probcut::model(self.empties(), depth)
     }
 
     fn solver_distance(&self) -> Option<u32> {
