@@ -1018,44 +1018,36 @@ fn probcut<G: Game>(
     }
     let margin = PROBCUT_THRESHOLD * model.sigma;
     let reachable = -score::MAX_EVALUATION as f64..=score::MAX_EVALUATION as f64;
-    let high = ((beta as f64 - model.intercept + margin) / model.slope).ceil();
-    if reachable.contains(&high) {
-        let bound = high as i32;
+    // A shallow null-window search of (window, window + 1); `None` once the search is stopped.
+    let mut probe = |window: i32| {
         let value = negamax(
             worker,
             position,
             shallow,
             ply,
-            bound - 1,
-            bound,
+            window,
+            window + 1,
             false,
             shared,
         );
-        if stopped(worker, shared) {
-            return Some(0);
-        }
-        if value >= bound {
-            return Some(beta);
+        (!stopped(worker, shared)).then_some(value)
+    };
+    let high = ((beta as f64 - model.intercept + margin) / model.slope).ceil();
+    if reachable.contains(&high) {
+        let window = high as i32 - 1;
+        match probe(window) {
+            None => return Some(0),
+            Some(value) if value > window => return Some(beta),
+            Some(_) => {}
         }
     }
     let low = ((alpha as f64 - model.intercept - margin) / model.slope).floor();
     if reachable.contains(&low) {
-        let bound = low as i32;
-        let value = negamax(
-            worker,
-            position,
-            shallow,
-            ply,
-            bound,
-            bound + 1,
-            false,
-            shared,
-        );
-        if stopped(worker, shared) {
-            return Some(0);
-        }
-        if value <= bound {
-            return Some(alpha);
+        let window = low as i32;
+        match probe(window) {
+            None => return Some(0),
+            Some(value) if value <= window => return Some(alpha),
+            Some(_) => {}
         }
     }
     None
