@@ -38,13 +38,14 @@ impl History {
         self.table[Self::index(player, code)]
     }
 
-    /// Rewards the move that cut off and punishes the ones tried before it.
+    /// Rewards the move that cut off and punishes the others in `tried` (the moves handed out at
+    /// the node so far).
     pub fn reward<M: MoveCode>(&mut self, player: Player, best: u16, tried: &[M], depth: i32) {
         let bonus = (depth * depth).min(400);
         let entry = &mut self.table[Self::index(player, best)];
         *entry += bonus;
         let overflow = *entry > HISTORY_LIMIT;
-        for mv in tried {
+        for mv in tried.iter().filter(|mv| mv.code() != best) {
             let entry = &mut self.table[Self::index(player, mv.code())];
             *entry = (*entry - bonus).max(-HISTORY_LIMIT);
         }

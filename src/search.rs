@@ -11,6 +11,7 @@
 //! thread and a fixed depth the search is deterministic.
 
 mod best_reply;
+mod busy;
 
 use crate::game::{
     Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
@@ -19,6 +20,7 @@ use crate::ordering::{History, Killers, MovePicker};
 use crate::score::{self, INFINITY, MAX_PLY};
 use crate::time_management::Limits;
 use crate::transposition::{Bound, Entry, TranspositionTable};
+use busy::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -48,6 +50,9 @@ const PROOF_DEPTH: i32 = 1;
 /// ProbCut cuts a node when its deep value lies this many of the model's standard deviations
 /// outside the window.
 const PROBCUT_THRESHOLD: f64 = 1.5;
+/// With several threads, a node with at least this many plies left is marked busy while searched,
+/// and a later move whose position another thread is searching waits for the end of the list.
+const DEFER_DEPTH: i32 = 3;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
@@ -147,6 +152,10 @@ pub struct Worker<G: Game> {
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
+    /// Per ply, the moves put off because another thread was searching them.
+    deferred: Vec<Vec<(G::Move, bool)>>,
+    /// This thread's number in the current search (0 is the main thread).
+    thread: usize,
     nodes: u64,
     unreported: u64,
     /// The deepest ply this thread reached since it last reported.
@@ -164,6 +173,8 @@ impl<G: Game> Default for Worker<G> {
             moves: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             scores: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            deferred: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            thread: 0,
             nodes: 0,
             unreported: 0,
             selective_depth: 0,
@@ -193,6 +204,8 @@ struct Shared<'a> {
     best_reply: bool,
     /// Whether ProbCut may cut nodes.
     probcut: bool,
+    /// The positions threads are searching now; only with several threads.
+    busy: Option<Busy>,
 }
 
 impl Shared<'_> {
@@ -269,6 +282,7 @@ pub fn search_with<G: Game>(
         strength: request.strength,
         best_reply,
         probcut: request.probcut,
+        busy: (threads > 1).then(Busy::new),
     };
     let mut root_moves = Vec::new();
     root.search_moves(&mut root_moves);
@@ -413,6 +427,7 @@ fn iterate<G: Game>(
     thread: usize,
     report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
 ) -> Option<Iteration<G::Move>> {
+    worker.thread = thread;
     worker.nodes = 0;
     worker.unreported = 0;
     worker.selective_depth = 0;
@@ -898,6 +913,10 @@ fn negamax<G: Game>(
     let mut best = -INFINITY;
     let mut best_move = None;
     let mut cutoff = false;
+    let mut deferred = std::mem::take(&mut worker.deferred[ply]);
+    deferred.clear();
+    let busy = shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
+    let marked = busy.is_some_and(|busy| busy.enter(key, worker.thread));
     {
         let killers = worker.killers.get(ply);
         let mut picker = MovePicker::new(
@@ -909,7 +928,28 @@ fn negamax<G: Game>(
             mover,
         );
         let mut index = 0;
-        while let Some((mv, special)) = picker.next_move() {
+        let mut next_deferred = 0;
+        loop {
+            let (mv, special) = match picker.next_move() {
+                Some((mv, special)) => {
+                    if index > 0
+                        && busy.is_some_and(|busy| {
+                            searched_elsewhere(busy, position, mv, worker.thread, shared)
+                        })
+                    {
+                        deferred.push((mv, special));
+                        continue;
+                    }
+                    (mv, special)
+                }
+                None => match deferred.get(next_deferred) {
+                    Some(&pair) => {
+                        next_deferred += 1;
+                        pair
+                    }
+                    None => break,
+                },
+            };
             let mut search = |worker: &mut Worker<G>, depth: i32, low: i32, high: i32, pv: bool| {
                 child(
                     worker,
@@ -965,8 +1005,7 @@ fn negamax<G: Game>(
                     }
                     if value >= beta {
                         cutoff = true;
-                        let tried = &picker.tried()[..index - 1];
-                        worker.history.reward(mover, mv.code(), tried, depth);
+                        worker.history.reward(mover, mv.code(), picker.tried(), depth);
                         worker.killers.record(ply, mv);
                         break;
                     }
@@ -974,6 +1013,12 @@ fn negamax<G: Game>(
             }
         }
     }
+    if marked {
+        if let Some(busy) = busy {
+            busy.leave(key);
+        }
+    }
+    worker.deferred[ply] = deferred;
     worker.moves[ply] = moves;
     worker.scores[ply] = scores;
     if stopped(worker, shared) {
@@ -990,6 +1035,20 @@ fn negamax<G: Game>(
         depth,
     );
     best
+}
+
+/// Whether another thread is searching the position after `mv` now.
+fn searched_elsewhere<G: Game>(
+    busy: &Busy,
+    position: &mut G,
+    mv: G::Move,
+    thread: usize,
+    shared: &Shared,
+) -> bool {
+    let undo = position.play_unchecked(mv);
+    let key = position.hash() ^ shared.root_key;
+    position.undo(mv, undo);
+    busy.searched_elsewhere(key, thread)
 }
 
 /// ProbCut (Buro) at a node outside the principal variation: a null-window search `model`'s
