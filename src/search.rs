@@ -52,7 +52,7 @@ const PROOF_DEPTH: i32 = 1;
 const PROBCUT_THRESHOLD: f64 = 1.5;
 /// With several threads, a node with at least this many plies left is marked busy while searched,
 /// and a later move whose position another thread is searching waits for the end of the list.
-const DEFER_DEPTH: i32 = 3;
+const DEFER_DEPTH: i32 = 2;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
