@@ -934,7 +934,12 @@ fn negamax<G: Game>(
                 Some((mv, special)) => {
                     if index > 0
                         && busy.is_some_and(|busy| {
-                            searched_elsewhere(busy, position, mv, worker.thread, shared)
+                            busy.move_searched_elsewhere(
+                                position,
+                                mv,
+                                shared.root_key,
+                                worker.thread,
+                            )
                         })
                     {
                         deferred.push((mv, special));
@@ -1005,7 +1010,9 @@ fn negamax<G: Game>(
                     }
                     if value >= beta {
                         cutoff = true;
-                        worker.history.reward(mover, mv.code(), picker.tried(), depth);
+                        worker
+                            .history
+                            .reward(mover, mv.code(), picker.tried(), depth);
                         worker.killers.record(ply, mv);
                         break;
                     }
@@ -1035,20 +1042,6 @@ fn negamax<G: Game>(
         depth,
     );
     best
-}
-
-/// Whether another thread is searching the position after `mv` now.
-fn searched_elsewhere<G: Game>(
-    busy: &Busy,
-    position: &mut G,
-    mv: G::Move,
-    thread: usize,
-    shared: &Shared,
-) -> bool {
-    let undo = position.play_unchecked(mv);
-    let key = position.hash() ^ shared.root_key;
-    position.undo(mv, undo);
-    busy.searched_elsewhere(key, thread)
 }
 
 /// ProbCut (Buro) at a node outside the principal variation: a null-window search `model`'s

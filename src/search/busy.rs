@@ -8,6 +8,7 @@
 //! stale (a move deferred that need not be, or searched twice), never wrong: the table steers the
 //! order of work, not the values.
 
+use crate::game::Game;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Slots in the table (a power of two). Only nodes with some depth left are marked, and at most
@@ -69,11 +70,27 @@ impl Busy {
         let owner = slot.owner.load(Ordering::Acquire);
         owner != 0 && owner != thread as u32 + 1 && slot.key.load(Ordering::Acquire) == key
     }
+
+    /// Whether a thread other than `thread` is searching the position after `mv` now (keys mixed
+    /// with `root_key`, as the search stores them).
+    pub(super) fn move_searched_elsewhere<G: Game>(
+        &self,
+        position: &mut G,
+        mv: G::Move,
+        root_key: u64,
+        thread: usize,
+    ) -> bool {
+        let undo = position.play_unchecked(mv);
+        let key = position.hash() ^ root_key;
+        position.undo(mv, undo);
+        self.searched_elsewhere(key, thread)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::reversi::Reversi;
 
     #[test]
     fn a_position_is_busy_for_other_threads_only_while_marked() {
@@ -83,10 +100,38 @@ mod tests {
         assert!(busy.enter(key, 0));
         assert!(busy.searched_elsewhere(key, 1));
         assert!(!busy.searched_elsewhere(key, 0), "a thread's own mark");
-        assert!(!busy.searched_elsewhere(key ^ 1 << 40, 1), "same slot, other key");
+        assert!(
+            !busy.searched_elsewhere(key ^ 1 << 40, 1),
+            "same slot, other key"
+        );
         assert!(!busy.enter(key ^ 1 << 40, 1), "the slot is taken");
         busy.leave(key);
         assert!(!busy.searched_elsewhere(key, 1));
         assert!(busy.enter(key ^ 1 << 40, 1));
+    }
+
+    #[test]
+    fn a_move_leads_to_a_busy_position_only_when_another_thread_searches_it() {
+        let mut position = Reversi::new();
+        let start = position.hash();
+        let mut moves = Vec::new();
+        position.search_moves(&mut moves);
+        let (first, second) = (moves[0], moves[1]);
+        let root_key = 0x55;
+        let undo = position.play_unchecked(first);
+        let child = position.hash() ^ root_key;
+        position.undo(first, undo);
+        let busy = Busy::new();
+        assert!(busy.enter(child, 0));
+        assert!(busy.move_searched_elsewhere(&mut position, first, root_key, 1));
+        assert!(!busy.move_searched_elsewhere(&mut position, first, root_key, 0));
+        assert!(!busy.move_searched_elsewhere(&mut position, second, root_key, 1));
+        assert!(
+            !busy.move_searched_elsewhere(&mut position, first, 0, 1),
+            "another root key"
+        );
+        assert_eq!(position.hash(), start, "the position is left as it was");
+        busy.leave(child);
+        assert!(!busy.move_searched_elsewhere(&mut position, first, root_key, 1));
     }
 }
