@@ -243,11 +243,12 @@ fn fit(samples: &[([f64; N], f64)]) -> ([f64; N], f64, f64) {
             .max_by(|&a, &b| matrix[a][column].abs().total_cmp(&matrix[b][column].abs()))
             .expect("a row");
         matrix.swap(column, pivot);
-        for row in 0..N {
-            if row != column {
-                let factor = matrix[row][column] / matrix[column][column];
-                for entry in column..=N {
-                    matrix[row][entry] -= factor * matrix[column][entry];
+        let pivot_row = matrix[column];
+        for (index, row) in matrix.iter_mut().enumerate() {
+            if index != column {
+                let factor = row[column] / pivot_row[column];
+                for (entry, &pivot_entry) in row.iter_mut().zip(&pivot_row).skip(column) {
+                    *entry -= factor * pivot_entry;
                 }
             }
         }

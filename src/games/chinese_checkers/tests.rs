@@ -993,7 +993,9 @@ fn a_piece_left_behind_is_a_straggler() {
         .unwrap();
     let mut first = nine[1..].to_vec();
     first.extend([outside, home_tip]);
-    let board = position_text(&[first, centre_row(10, 0)], 0, "");
+    let mut second = centre_row(9, 0);
+    second.push(at(-7, 7));
+    let board = position_text(&[first, second], 0, "");
     let position = load_with("players=2", &board);
     let terms = evaluation::terms(&position, 0, Strength::FULL);
     let lag = distances[home_tip] as i32 - distances[outside] as i32;
