@@ -10,7 +10,7 @@
 use crate::game::{DirectRequest, Game, MultiplayerSearch};
 use crate::games::chinese_checkers::board::HOME_DISTANCE;
 use crate::games::chinese_checkers::evaluation::Weights;
-use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, Rules};
+use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, ChineseCheckersMove, Rules};
 use crate::search::{self, SearchRequest, Worker};
 use crate::time_management::{self, Limits};
 use crate::transposition::TranspositionTable;
@@ -173,6 +173,8 @@ pub struct GameResult {
     /// The rows each contender still had to go (its distance sum less the home distance) after
     /// each of its moves (lineup order), to see where a game was won or lost.
     pub rows_to_go: Vec<Vec<u16>>,
+    /// The moves played, from the start position of the rules.
+    pub history: Vec<ChineseCheckersMove>,
 }
 
 /// One contender's engine: its table and search threads.
@@ -188,7 +190,7 @@ fn choose(
     position: &ChineseCheckers,
     settings: &MatchSettings,
     seed: u64,
-) -> crate::games::chinese_checkers::ChineseCheckersMove {
+) -> ChineseCheckersMove {
     let movetime = settings.movetime;
     let (level, mode, race, threads) = match contender {
         Contender::Greedy => {
@@ -284,6 +286,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
     let mut moves = vec![0; players];
     let mut finished_after: Vec<Option<u32>> = vec![None; players];
     let mut rows_to_go: Vec<Vec<u16>> = vec![Vec::new(); players];
+    let mut history = Vec::new();
     let mut ply = 0u64;
     while position.outcome().is_none() {
         let seat = position.side_to_move();
@@ -316,6 +319,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
         position.try_play(mv).unwrap_or_else(|error| {
             panic!("{} played an illegal move: {error}", settings.lineup[entry])
         });
+        history.push(mv);
         ply += 1;
         rows_to_go[entry].push((position.distance(seat) - HOME_DISTANCE) as u16);
         for (other, done) in finished_after.iter_mut().enumerate() {
@@ -342,6 +346,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
         moves,
         finished_after,
         rows_to_go,
+        history,
     }
 }
 

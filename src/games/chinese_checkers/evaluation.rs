@@ -127,11 +127,37 @@ fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> bool
     })
 }
 
-/// What `seat` still has to do, in evaluation units; 0 with every piece in the goal camp.
-pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32 {
+/// The parts of a seat's cost before weighting: [`cost`] is `rows` rows plus each other term
+/// times its weight. A term the strength leaves out is 0, and so are the hops when their weight is
+/// 0 (they are not counted then).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Rows the seat's pieces still have to go: the distance sum less the home distance, or, with
+    /// fillers in the goal, the rows the nearest pieces need to the holes left empty.
+    pub rows: i32,
+    /// Doubled columns the pieces lie beyond the band in front of the goal (strength 3+).
+    pub sideways: i32,
+    /// Pieces resting in a side camp (strength 3+).
+    pub side_camp: i32,
+    /// Rows pieces outside the goal lag more than `straggler_free` rows behind the front
+    /// (strength 5+).
+    pub straggler: i32,
+    /// Rows between the front and the back piece outside the goal (strength 5+).
+    pub spread: i32,
+    /// Pieces with a forward hop ready (strength 6+).
+    pub hops: i32,
+    /// 1 when the seat is to move (strength 6+).
+    pub tempo: i32,
+}
+
+/// The unweighted parts of what `seat` still has to do (see [`Terms`]).
+pub fn terms(position: &ChineseCheckers, seat: Player, strength: Strength) -> Terms {
     let remaining = position.distance(seat) as i32 - HOME_DISTANCE as i32;
     if strength.0 < 3 {
-        return remaining * ROW;
+        return Terms {
+            rows: remaining,
+            ..Terms::default()
+        };
     }
     let weights = position.weights();
     let goal = position.variant().goal_camp(seat);
@@ -140,29 +166,31 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
     let occupied = position.occupied();
     let fillers = fillers(position, seat);
     let resting = position.pieces(seat) & position.variant().side_camps(seat);
-    let mut cost = resting.count_ones() as i32 * weights.side_camp;
+    let mut terms = Terms {
+        side_camp: resting.count_ones() as i32,
+        ..Terms::default()
+    };
     let mut pieces = position.pieces(seat);
     let mut nearest = i32::MAX;
-    let mut hops = 0;
     // How many pieces outside the goal stand at each distance from its tip.
     let mut lags = [0i32; 17];
     let count_hops = strength.0 >= 6 && weights.hop != 0;
     while pieces != 0 {
         let hole = pieces.trailing_zeros() as usize;
         pieces &= pieces - 1;
-        cost += SIDEWAYS[goal][hole] as i32 * weights.sideways;
+        terms.sideways += SIDEWAYS[goal][hole] as i32;
         let distance = distances[hole] as i32;
         if camp >> hole & 1 == 0 {
             nearest = nearest.min(distance);
             lags[distance as usize] += 1;
             if count_hops && has_forward_hop(hole, occupied, distances) {
-                hops += 1;
+                terms.hops += 1;
             }
         }
     }
     if fillers == 0 {
         // The distance sum less the home distance.
-        cost += remaining * ROW;
+        terms.rows = remaining;
     } else {
         // Only the holes the fillers leave empty need pieces: the nearest pieces outside the
         // goal, one per empty hole, to the depths of those holes. The farthest pieces, which
@@ -179,7 +207,7 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
             needed -= *count;
             rows += *count * distance as i32;
         }
-        cost += rows * ROW;
+        terms.rows = rows;
         if lags.iter().all(|&count| count == 0) {
             nearest = i32::MAX;
         }
@@ -189,20 +217,30 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
             .iter()
             .rposition(|&count| count > 0)
             .unwrap_or(nearest as usize) as i32;
-        cost += (back - nearest) * weights.spread;
+        terms.spread = back - nearest;
         // Each piece outside the goal pays for the rows it lags behind the front of the group.
         let free = nearest + weights.straggler_free;
         for (distance, &count) in lags.iter().enumerate().skip(free.max(0) as usize + 1) {
-            cost += count * (distance as i32 - free) * weights.straggler;
+            terms.straggler += count * (distance as i32 - free);
         }
     }
-    if strength.0 >= 6 {
-        cost -= hops * weights.hop;
-        if position.side_to_move() == seat {
-            cost -= weights.tempo;
-        }
+    if strength.0 >= 6 && position.side_to_move() == seat {
+        terms.tempo = 1;
     }
-    cost
+    terms
+}
+
+/// What `seat` still has to do, in evaluation units; 0 with every piece in the goal camp.
+pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32 {
+    let weights = position.weights();
+    let terms = terms(position, seat, strength);
+    terms.rows * ROW
+        + terms.sideways * weights.sideways
+        + terms.side_camp * weights.side_camp
+        + terms.straggler * weights.straggler
+        + terms.spread * weights.spread
+        - terms.hops * weights.hop
+        - terms.tempo * weights.tempo
 }
 
 /// How many turns before its pieces start to count toward filling other goals (`spoil_after`)

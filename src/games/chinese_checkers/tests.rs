@@ -1,6 +1,6 @@
 //! Rules tests: perft, the end of the game, house rules, passes and bad input.
 
-use super::board::{hole_at, NEIGHBOURS, NONE};
+use super::board::{hole_at, GOAL_DISTANCES, NEIGHBOURS, NONE};
 use super::*;
 
 fn game(players: usize, jumps: Jumps) -> ChineseCheckers {
@@ -934,4 +934,75 @@ fn finished_players_must_have_pieces_in_their_goal() {
     );
     assert_eq!(position, before);
     assert!(position.outcome().is_none());
+}
+
+#[test]
+fn cost_terms_of_the_start_counted_by_hand() {
+    let start = game(2, Jumps::Standard);
+    let terms = evaluation::terms(&start, 0, Strength::FULL);
+    // Ten pieces at 13 to 16 rows from the goal's tip, 12 from home each: 120 rows; all on the
+    // axis; the back piece 3 rows behind the front row, within the free rows; the three pieces
+    // of the second row can hop over the front row; player 1 is to move.
+    let expected = evaluation::Terms {
+        rows: 120,
+        sideways: 0,
+        side_camp: 0,
+        straggler: 0,
+        spread: 3,
+        hops: 3,
+        tempo: 1,
+    };
+    assert_eq!(terms, expected);
+    assert_eq!(
+        evaluation::terms(&start, 1, Strength::FULL),
+        evaluation::Terms {
+            tempo: 0,
+            ..expected
+        }
+    );
+    // Below strength 3 only the rows count; the spread from strength 5, the hops from 6.
+    assert_eq!(
+        evaluation::terms(&start, 0, Strength(2)),
+        evaluation::Terms {
+            rows: 120,
+            ..evaluation::Terms::default()
+        }
+    );
+    assert_eq!(evaluation::terms(&start, 0, Strength(4)).spread, 0);
+    assert_eq!(evaluation::terms(&start, 0, Strength(5)).hops, 0);
+    // The cost is the weighted sum of the terms.
+    let weights = start.weights();
+    assert_eq!(
+        evaluation::cost(&start, 0, Strength::FULL),
+        120 * evaluation::ROW + 3 * weights.spread - 3 * weights.hop - weights.tempo
+    );
+}
+
+#[test]
+fn a_piece_left_behind_is_a_straggler() {
+    // Player 1 with eight pieces in its goal, one just outside it and one still at its home
+    // camp's tip: the home piece lags behind the front by all the rows between them, and pays
+    // for those beyond the free ones.
+    let start = game(2, Jumps::Standard);
+    let goal = start.variant().goal_camp(0);
+    let distances = &GOAL_DISTANCES[goal];
+    let (nine, _, outside) = almost_full(goal);
+    let home_tip = holes_of(start.pieces(0))
+        .into_iter()
+        .max_by_key(|&hole| distances[hole])
+        .unwrap();
+    let mut first = nine[1..].to_vec();
+    first.extend([outside, home_tip]);
+    let mut second = centre_row(9, 0);
+    second.push(at(-7, 7));
+    let board = position_text(&[first, second], 0, "");
+    let position = load_with("players=2", &board);
+    let terms = evaluation::terms(&position, 0, Strength::FULL);
+    let lag = distances[home_tip] as i32 - distances[outside] as i32;
+    assert_eq!(terms.spread, lag);
+    assert_eq!(
+        terms.straggler,
+        lag - evaluation::Weights::DEFAULT.straggler_free
+    );
+    assert!(terms.straggler > 0);
 }
