@@ -95,14 +95,12 @@ fn features(position: &ChineseCheckers, seat: usize) -> [f64; N] {
         if here >= 13 {
             home += 1;
         }
-        let forward = HOPS[hole].iter().any(|hop| {
+        let step = HOPS[hole].iter().any(|hop| {
             hop.over != OFF_BOARD
-                && (occupied >> hop.over & 1 == 0 && distances[hop.over as usize] + 1 == here
-                    || occupied >> hop.over & 1 == 1
-                        && hop.landing != OFF_BOARD
-                        && occupied >> hop.landing & 1 == 0
-                        && distances[hop.landing as usize] + 2 == here)
+                && occupied >> hop.over & 1 == 0
+                && distances[hop.over as usize] + 1 == here
         });
+        let forward = step || evaluation::has_forward_hop(hole, occupied, distances);
         if here > 3 && !forward {
             blocked += 1;
         }

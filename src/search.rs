@@ -1020,10 +1020,8 @@ fn negamax<G: Game>(
             }
         }
     }
-    if marked {
-        if let Some(busy) = busy {
-            busy.leave(key);
-        }
+    if let Some(busy) = busy.filter(|_| marked) {
+        busy.leave(key);
     }
     worker.deferred[ply] = deferred;
     worker.moves[ply] = moves;

@@ -117,7 +117,7 @@ impl Default for Weights {
 
 /// Whether the piece on `hole` can hop forward, toward the goal tip with `distances`, now.
 #[inline]
-fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> bool {
+pub fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> bool {
     let here = distances[hole];
     HOPS[hole].iter().any(|hop| {
         hop.over != OFF_BOARD
