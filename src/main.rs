@@ -263,12 +263,21 @@ fn main() -> Result<()> {
     }
 }
 
-/// A tool's result; an interrupted run exits with the status of Ctrl-C.
+/// A tool's result; an interrupted run exits with the status of Ctrl-C, and a run whose reader
+/// closed its output (`tabula analyze ... | head`) ends quietly, as command-line filters do.
 fn tools_exit(result: Result<()>) -> Result<()> {
     if let Err(error) = &result {
         if let Some(interrupted) = error.downcast_ref::<tabula::tools::interrupt::Interrupted>() {
             eprintln!("{interrupted}");
             std::process::exit(tabula::tools::interrupt::EXIT_STATUS);
+        }
+        let closed_output = error.chain().any(|cause| {
+            cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if closed_output {
+            return Ok(());
         }
     }
     result

@@ -325,3 +325,29 @@ fn shards_in_separate_processes_merge_into_the_whole() {
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("another shard"));
     std::fs::remove_dir_all(&directory).unwrap();
 }
+
+/// A reader that stops early (`tabula analyze ... | head -1`) ends the run quietly: no error
+/// message, a success status. Before, the run failed with "writing the output: Broken pipe".
+#[test]
+fn a_closed_output_pipe_ends_the_run_quietly() {
+    use std::io::{BufRead, BufReader};
+    let directory = scratch("closed-pipe");
+    let positions = positions_file(&directory, "reversi", &[], 400);
+    let mut child = Command::new(TABULA)
+        .args(["analyze", "--depth", "3", "--jobs", "1", "--quiet"])
+        .arg(&positions)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    // The reader is dropped here: the next result the run writes meets a closed pipe.
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    assert!(!stderr.contains("Error"), "{stderr}");
+}
