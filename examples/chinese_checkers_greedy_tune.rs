@@ -4,10 +4,10 @@
 //! (the same seed, so the same greedy draws and seatings), at a fixed depth without the race
 //! solver, so no clock is read and the same arguments give the same weights at any load and with
 //! any `--jobs`. A candidate replaces the current weights when its objective is better by more
-//! than `--margin`; a round that changes nothing halves the steps. `scripts/tune-chinese-checkers-greedy.sh`
-//! runs it.
+//! than `--margin`; a round that changes nothing halves the steps.
+//! `scripts/tune-chinese-checkers-greedy.sh` runs it.
 //!
-//!     cargo run --release --example chinese_checkers_greedy_tune -- --games 600 --rounds 3 --margin 0.01
+//!     cargo run --release --example chinese_checkers_greedy_tune -- --games 600 --rounds 3
 //!
 //! The objective is level 8's share of first places (`first`) or its mean place (`place`); both
 //! are printed for every candidate, with its mean moves to finish.

@@ -5,7 +5,8 @@
 # at a fixed depth without the race solver. No clock is read: the same arguments give the same
 # weights on any machine, at any load, with any JOBS.
 #
-#     scripts/tune-chinese-checkers-greedy.sh    # the README's run (stopped in round 2; ROUNDS=1 repeats round 1)
+#     scripts/tune-chinese-checkers-greedy.sh   # the README's run (stopped in round 2;
+#                                               # ROUNDS=1 repeats its round 1)
 #     OBJECTIVE=place GAMES=400 scripts/tune-chinese-checkers-greedy.sh
 #
 # The last line, "tuned: key=value,...", is what the match example's --weights takes. Check it on
