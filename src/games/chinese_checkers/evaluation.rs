@@ -27,7 +27,7 @@ const SIDEWAYS_WEIGHT: i32 = 3;
 const LIMIT: i32 = MAX_EVALUATION - 1;
 
 /// The evaluation's weights, in evaluation units (a row is [`ROW`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
     /// Per doubled column a piece lies beyond the band in front of the goal (strength 3+).
     pub sideways: i32,
@@ -61,6 +61,31 @@ impl Weights {
         hop: 8,
         tempo: 0,
     };
+
+    /// The names of the weights, as `key=value` text spells them.
+    pub const KEYS: [&'static str; 7] = [
+        "sideways",
+        "side_camp",
+        "straggler",
+        "straggler_free",
+        "spread",
+        "hop",
+        "tempo",
+    ];
+
+    /// The weight named `key` (one of [`Weights::KEYS`]).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut i32> {
+        match key {
+            "sideways" => Some(&mut self.sideways),
+            "side_camp" => Some(&mut self.side_camp),
+            "straggler" => Some(&mut self.straggler),
+            "straggler_free" => Some(&mut self.straggler_free),
+            "spread" => Some(&mut self.spread),
+            "hop" => Some(&mut self.hop),
+            "tempo" => Some(&mut self.tempo),
+            _ => None,
+        }
+    }
 }
 
 impl std::str::FromStr for Weights {
@@ -76,17 +101,9 @@ impl std::str::FromStr for Weights {
             let value: i32 = value
                 .parse()
                 .map_err(|_| format!("'{pair}': the value must be a whole number"))?;
-            let field = match key {
-                "sideways" => &mut weights.sideways,
-                "side_camp" => &mut weights.side_camp,
-                "straggler" => &mut weights.straggler,
-                "straggler_free" => &mut weights.straggler_free,
-                "spread" => &mut weights.spread,
-                "hop" => &mut weights.hop,
-                "tempo" => &mut weights.tempo,
-                _ => return Err(format!("unknown weight '{key}'")),
-            };
-            *field = value;
+            *weights
+                .get_mut(key)
+                .ok_or_else(|| format!("unknown weight '{key}'"))? = value;
         }
         Ok(weights)
     }
@@ -447,6 +464,13 @@ mod tests {
             tempo: 7,
         };
         assert_eq!(weights.to_string().parse::<Weights>(), Ok(weights));
+        // The keys name every field once, in this order.
+        let mut numbered = Weights::DEFAULT;
+        for (index, key) in Weights::KEYS.iter().enumerate() {
+            *numbered.get_mut(key).unwrap() = index as i32 + 1;
+        }
+        assert_eq!(numbered, weights);
+        assert!(numbered.get_mut("rows").is_none());
         assert_eq!(
             Weights::DEFAULT.to_string().parse::<Weights>(),
             Ok(Weights::DEFAULT)
