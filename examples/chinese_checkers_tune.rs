@@ -102,22 +102,14 @@ fn main() {
         arguments.players, arguments.depth, arguments.games, arguments.opening, arguments.search
     );
     println!("start: {current}");
-    type Field = (&'static str, fn(&mut Weights) -> &mut i32, i32);
-    let fields: [Field; 7] = [
-        ("sideways", |w| &mut w.sideways, 2),
-        ("side_camp", |w| &mut w.side_camp, 16),
-        ("straggler", |w| &mut w.straggler, 2),
-        ("straggler_free", |w| &mut w.straggler_free, 2),
-        ("spread", |w| &mut w.spread, 4),
-        ("hop", |w| &mut w.hop, 4),
-        ("tempo", |w| &mut w.tempo, 4),
-    ];
+    // Steps per weight, in the order of `Weights::KEYS`.
+    const STEPS: [i32; 7] = [2, 16, 2, 2, 4, 4, 4];
     let mut seed = 1;
     for round in 1..=arguments.rounds {
-        for (name, field, step) in fields {
+        for (name, step) in Weights::KEYS.into_iter().zip(STEPS) {
             for sign in [1, -1] {
                 let mut candidate = current;
-                let value = field(&mut candidate);
+                let value = candidate.get_mut(name).expect("a known key");
                 *value = (*value + sign * step).max(0);
                 if candidate == current {
                     continue;
@@ -127,8 +119,8 @@ fn main() {
                 let accepted = result > arguments.accept;
                 println!(
                     "round {round} {name} {} -> {}: score {result:.3}{}",
-                    field(&mut current.clone()),
-                    field(&mut candidate.clone()),
+                    current.clone().get_mut(name).expect("a known key"),
+                    candidate.clone().get_mut(name).expect("a known key"),
                     if accepted { " accepted" } else { "" }
                 );
                 if accepted {
