@@ -488,7 +488,10 @@ impl<'a, K: Kernels> Solver<'a, K> {
             let mut best_square = None;
             let mut remaining = moves;
             if empties >= EVALUATION_SORT_EMPTIES {
-                if let Some(square) = table_move.filter(|&square| moves & bit(square) != 0) {
+                // Not `Option::filter`: a call that returns an `Option` can keep this body from
+                // being compiled for `cpu` (see [`crate::cpu`]).
+                let square = table_move.unwrap_or(64);
+                if square < 64 && moves & bit(square) != 0 {
                     let flipped = self.cpu.flips(square, player, opponent);
                     let score = -self.scout(
                         opponent ^ flipped,
