@@ -810,7 +810,11 @@ fn stability_ceiling<K: Kernels>(
     alpha: i32,
     empties: u32,
 ) -> i32 {
-    if alpha < STABILITY_THRESHOLD[empties as usize] {
+    // Only the opponent's discs can be its stable ones: when all of them would not bring the
+    // ceiling down to `alpha`, counting the stable ones cannot either.
+    if alpha < STABILITY_THRESHOLD[empties as usize]
+        || 64 - 2 * opponent.count_ones() as i32 > alpha
+    {
         return 65;
     }
     64 - 2 * cpu.stable_discs(opponent, player).count_ones() as i32
