@@ -396,6 +396,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
     }
 
     /// Null-window search near the end: parity ordering, no table.
+    #[allow(clippy::needless_range_loop)] // masks by index (see the loop)
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
         self.cpu.run(|| {
             if empties == 4 {
@@ -828,6 +829,7 @@ fn table_key(player: u64, opponent: u64) -> u64 {
 
 /// The first `N` empty squares, odd-quadrant ones first.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // masks by index (see the loop)
 fn parity_ordered<const N: usize>(empty: u64) -> [usize; N] {
     let odd = odd_quadrants(empty);
     let mut squares = [0usize; N];
