@@ -17,6 +17,12 @@
 //! vector (`Option<i32>`, a tuple, `Duration`): such a call would change its calling convention.
 //! Hot bodies therefore inline those callees (`#[inline(always)]`) or move them to a cold helper
 //! with plain arguments. A body that breaks the rule still works, only without the features.
+//! Even an inlinable callee can break it: a recursive body and its `featured` copy form one cycle
+//! of the call graph, and LLVM may judge the body before inlining the callee into it (seen with
+//! `Option::filter` and with an array's own iterator, whose `next` returns a pair), so hot bodies
+//! avoid such calls altogether. `cargo rustc --release --lib -- -C remark=inline -C
+//! llvm-args=-pass-remarks-missed=inline` lists every closure refused by `featured` as
+//! "conflicting attributes".
 //!
 //! `TABULA_PORTABLE=1` in the environment forces the portable path (read once, at the first
 //! choice), to test it or to compare speeds.

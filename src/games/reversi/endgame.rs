@@ -95,10 +95,16 @@ const QUADRANTS: [u64; 4] = [
 /// Squares in the quadrants with an odd number of empties.
 #[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
-    QUADRANTS
-        .iter()
-        .filter(|&&quadrant| (empty & quadrant).count_ones() & 1 == 1)
-        .fold(0, |mask, &quadrant| mask | quadrant)
+    // Plain arithmetic, no iterator adapters: their calls, if not inlined first, would keep a hot
+    // body from being compiled for its instruction set (see [`crate::cpu`]).
+    let mut mask = 0;
+    let mut index = 0;
+    while index < 4 {
+        let quadrant = QUADRANTS[index];
+        mask |= quadrant & ((empty & quadrant).count_ones() as u64 & 1).wrapping_neg();
+        index += 1;
+    }
+    mask
 }
 
 /// Corners first, then the rest: a cheap static preference used with parity.
@@ -141,7 +147,7 @@ struct Solver<'a, K: Kernels> {
     cpu: K,
     shared: &'a Shared<'a>,
     abort: Option<&'a Abort<'a>>,
-    nodes: u64,
+    /// Nodes counted since the last report to [`Shared::nodes`].
     unreported: u64,
     /// The selective pass before the exact one: nodes may be cut off by probability
     /// ([`Solver::probable_cutoff`]); its table entries carry [`SELECTIVE_MARK`] and serve the
@@ -155,7 +161,6 @@ impl<'a, K: Kernels> Solver<'a, K> {
             cpu,
             shared,
             abort,
-            nodes: 0,
             unreported: 0,
             selective: shared.selective.load(Ordering::Relaxed),
         }
@@ -198,7 +203,6 @@ impl<'a, K: Kernels> Solver<'a, K> {
 
     #[inline]
     fn count_node(&mut self) {
-        self.nodes += 1;
         self.unreported += 1;
         if self.unreported >= CHECK_INTERVAL {
             self.report_nodes();
@@ -337,7 +341,12 @@ impl<'a, K: Kernels> Solver<'a, K> {
             if best > -65 {
                 return best;
             }
-            if (0..3).any(|index| self.cpu.flips(squares[index], opponent, player) != 0) {
+            let [first, second, third] = squares;
+            if self.cpu.flips(first, opponent, player)
+                | self.cpu.flips(second, opponent, player)
+                | self.cpu.flips(third, opponent, player)
+                != 0
+            {
                 return -self.last_three(opponent, player, -alpha - 1, squares);
             }
             final_score(player, opponent)
@@ -357,14 +366,12 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 if flipped == 0 {
                     continue;
                 }
-                let mut rest = [0usize; 3];
-                let mut filled = 0;
-                for (other_index, &other) in squares.iter().enumerate() {
-                    if other_index != index {
-                        rest[filled] = other;
-                        filled += 1;
-                    }
-                }
+                let rest = match index {
+                    0 => [squares[1], squares[2], squares[3]],
+                    1 => [squares[0], squares[2], squares[3]],
+                    2 => [squares[0], squares[1], squares[3]],
+                    _ => [squares[0], squares[1], squares[2]],
+                };
                 let score = -self.last_three(
                     opponent ^ flipped,
                     player ^ flipped ^ bit(square),
@@ -389,6 +396,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
     }
 
     /// Null-window search near the end: parity ordering, no table.
+    #[allow(clippy::needless_range_loop)] // masks by index (see the loop)
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
         self.cpu.run(|| {
             if empties == 4 {
@@ -402,18 +410,22 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 }
                 return final_score(player, opponent);
             }
-            if let Some(bound) = stability_bound(self.cpu, player, opponent, alpha, empties) {
-                return bound;
+            let ceiling = stability_ceiling(self.cpu, player, opponent, alpha, empties);
+            if ceiling <= alpha {
+                return ceiling;
             }
             let odd = odd_quadrants(!(player | opponent));
             let mut best = -65;
-            for mask in [
+            let masks = [
                 moves & odd & CORNERS,
                 moves & odd & !CORNERS,
                 moves & !odd & CORNERS,
                 moves & !odd & !CORNERS,
-            ] {
-                for square in bitboard::squares(mask) {
+            ];
+            // By index: an array's own iterator returns a pair from a call that may stay out of
+            // line, which keeps this body from being compiled for `cpu` (see [`crate::cpu`]).
+            for index in 0..4 {
+                for square in bitboard::squares(masks[index]) {
                     let flipped = self.cpu.flips(square, player, opponent);
                     let score = -self.shallow(
                         opponent ^ flipped,
@@ -450,8 +462,9 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 }
                 return final_score(player, opponent);
             }
-            if let Some(bound) = stability_bound(self.cpu, player, opponent, alpha, empties) {
-                return bound;
+            let ceiling = stability_ceiling(self.cpu, player, opponent, alpha, empties);
+            if ceiling <= alpha {
+                return ceiling;
             }
             let beta = alpha + 1;
             let use_table = empties >= TABLE_EMPTIES;
@@ -463,7 +476,9 @@ impl<'a, K: Kernels> Solver<'a, K> {
             let mut table_move = None;
             if use_table {
                 if let Some(entry) = self.shared.table.probe(key) {
-                    table_move = entry.move_code.map(|code| code as usize);
+                    if let Some(code) = entry.move_code {
+                        table_move = Some(code as usize);
+                    }
                     if entry.depth as u32 >= empties && self.trusts(&entry) {
                         match entry.bound {
                             Bound::Exact => return entry.score,
@@ -488,7 +503,10 @@ impl<'a, K: Kernels> Solver<'a, K> {
             let mut best_square = None;
             let mut remaining = moves;
             if empties >= EVALUATION_SORT_EMPTIES {
-                if let Some(square) = table_move.filter(|&square| moves & bit(square) != 0) {
+                // Not `Option::filter`: a call that returns an `Option` can keep this body from
+                // being compiled for `cpu` (see [`crate::cpu`]).
+                let square = table_move.unwrap_or(64);
+                if square < 64 && moves & bit(square) != 0 {
                     let flipped = self.cpu.flips(square, player, opponent);
                     let score = -self.scout(
                         opponent ^ flipped,
@@ -781,21 +799,26 @@ impl<'a, K: Kernels> Solver<'a, K> {
     }
 }
 
-/// Fail-soft stable-disc cut-off: the side to move cannot score above `64 - 2 * opponent's stable`.
-/// Always inlined, for its `Option` result (see [`Solver::probable_cutoff`]).
+/// Fail-soft stable-disc cut-off: the side to move cannot score above `64 - 2 * opponent's stable`,
+/// the ceiling returned; 65 (no cut-off) when `alpha` is below the threshold for `empties`. A plain
+/// `i32` rather than an `Option`, so that no hot body keeps a call returning a pair (see
+/// [`crate::cpu`]).
 #[inline(always)]
-fn stability_bound<K: Kernels>(
+fn stability_ceiling<K: Kernels>(
     cpu: K,
     player: u64,
     opponent: u64,
     alpha: i32,
     empties: u32,
-) -> Option<i32> {
-    if alpha < STABILITY_THRESHOLD[empties as usize] {
-        return None;
+) -> i32 {
+    // Only the opponent's discs can be its stable ones: when all of them would not bring the
+    // ceiling down to `alpha`, counting the stable ones cannot either.
+    if alpha < STABILITY_THRESHOLD[empties as usize]
+        || 64 - 2 * opponent.count_ones() as i32 > alpha
+    {
+        return 65;
     }
-    let ceiling = 64 - 2 * cpu.stable_discs(opponent, player).count_ones() as i32;
-    (ceiling <= alpha).then_some(ceiling)
+    64 - 2 * cpu.stable_discs(opponent, player).count_ones() as i32
 }
 
 fn table_key(player: u64, opponent: u64) -> u64 {
@@ -806,12 +829,15 @@ fn table_key(player: u64, opponent: u64) -> u64 {
 
 /// The first `N` empty squares, odd-quadrant ones first.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // masks by index (see the loop)
 fn parity_ordered<const N: usize>(empty: u64) -> [usize; N] {
     let odd = odd_quadrants(empty);
     let mut squares = [0usize; N];
     let mut filled = 0;
-    for mask in [empty & odd, empty & !odd] {
-        let mut remaining = mask;
+    // By index, not by the array's iterator (see [`Solver::shallow`]).
+    let masks = [empty & odd, empty & !odd];
+    for index in 0..2 {
+        let mut remaining = masks[index];
         while remaining != 0 && filled < N {
             squares[filled] = remaining.trailing_zeros() as usize;
             filled += 1;
