@@ -12,7 +12,6 @@
 //!     cargo run --release --example chinese_checkers_fit -- --players 6 --games 400 --seed 101
 
 use clap::Parser;
-use std::time::Duration;
 use tabula::game::{Game, Strength};
 use tabula::games::chinese_checkers::board::{GOAL_DISTANCES, HOPS, OFF_BOARD};
 use tabula::games::chinese_checkers::evaluation::{self, Weights, ROW};
@@ -131,19 +130,14 @@ fn main() {
         players: arguments.players,
         ..Rules::default()
     };
-    let settings = MatchSettings {
+    let settings = MatchSettings::at_fixed_depth(
         rules,
         lineup,
-        games: arguments.games,
-        movetime: Duration::from_secs(60),
-        hash_megabytes: 16,
-        seed: arguments.seed,
-        jobs: arguments.jobs,
-        opening_plies: 0,
-        weights: Vec::new(),
-        depth: Some(arguments.depth),
-        nodes: None,
-    };
+        arguments.games,
+        arguments.seed,
+        arguments.jobs,
+        arguments.depth,
+    );
     let fitted: Vec<bool> = NAMES
         .iter()
         .map(|name| {

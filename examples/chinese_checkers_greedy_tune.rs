@@ -14,7 +14,6 @@
 
 use clap::{Parser, ValueEnum};
 use std::collections::HashMap;
-use std::time::Duration;
 use tabula::games::chinese_checkers::evaluation::Weights;
 use tabula::games::chinese_checkers::Rules;
 use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
@@ -113,21 +112,20 @@ fn score(arguments: &Arguments, weights: Weights) -> Score {
     let engine: Contender = "8:norace".parse().expect("a contender");
     let mut lineup = vec![Contender::Greedy; players];
     lineup[0] = engine;
+    let rules = Rules {
+        players,
+        ..Rules::default()
+    };
     let settings = MatchSettings {
-        rules: Rules {
-            players,
-            ..Rules::default()
-        },
-        lineup,
-        games: arguments.games,
-        movetime: Duration::from_secs(60),
-        hash_megabytes: 16,
-        seed: arguments.seed,
-        jobs: arguments.jobs,
-        opening_plies: 0,
         weights: vec![weights; players],
-        depth: Some(arguments.depth),
-        nodes: None,
+        ..MatchSettings::at_fixed_depth(
+            rules,
+            lineup,
+            arguments.games,
+            arguments.seed,
+            arguments.jobs,
+            arguments.depth,
+        )
     };
     let results = play_match(&settings, &mut |_| {});
     let finishes: Vec<u32> = results

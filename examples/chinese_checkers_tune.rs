@@ -10,7 +10,6 @@
 //! its average).
 
 use clap::Parser;
-use std::time::Duration;
 use tabula::games::chinese_checkers::evaluation::Weights;
 use tabula::games::chinese_checkers::Rules;
 use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
@@ -60,21 +59,22 @@ fn score(arguments: &Arguments, candidate: Weights, current: Weights, seed: u64)
         .expect("a contender");
     let mut weights = vec![current; players];
     weights[0] = candidate;
+    let rules = Rules {
+        players,
+        ..Rules::default()
+    };
+    let lineup = vec![contender; players];
     let settings = MatchSettings {
-        rules: Rules {
-            players,
-            ..Rules::default()
-        },
-        lineup: vec![contender; players],
-        games: arguments.games,
-        movetime: Duration::from_secs(60),
-        hash_megabytes: 16,
-        seed,
-        jobs: arguments.jobs,
         opening_plies: arguments.opening * players,
         weights,
-        depth: Some(arguments.depth),
-        nodes: None,
+        ..MatchSettings::at_fixed_depth(
+            rules,
+            lineup,
+            arguments.games,
+            seed,
+            arguments.jobs,
+            arguments.depth,
+        )
     };
     let results = play_match(&settings, &mut |_| {});
     let total: f64 = results

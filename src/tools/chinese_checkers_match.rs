@@ -140,6 +140,34 @@ pub struct MatchSettings {
     pub nodes: Option<u64>,
 }
 
+impl MatchSettings {
+    /// A reproducible match, as tuning and fitting want it: every engine searches to `depth` with
+    /// no clock (the minute per move only bounds the race solver, which contenders used for this
+    /// turn off), 16 MB tables, no opening plies, the default weights.
+    pub fn at_fixed_depth(
+        rules: Rules,
+        lineup: Vec<Contender>,
+        games: usize,
+        seed: u64,
+        jobs: usize,
+        depth: u32,
+    ) -> MatchSettings {
+        MatchSettings {
+            rules,
+            lineup,
+            games,
+            movetime: Duration::from_secs(60),
+            hash_megabytes: 16,
+            seed,
+            jobs,
+            opening_plies: 0,
+            weights: Vec::new(),
+            depth: Some(depth),
+            nodes: None,
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
