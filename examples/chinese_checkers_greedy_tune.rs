@@ -146,20 +146,7 @@ fn score(arguments: &Arguments, weights: Weights) -> Score {
 fn main() -> Result<(), String> {
     let arguments = Arguments::parse();
     let mut current: Weights = arguments.start.parse()?;
-    let mut steps: Vec<(&str, i32)> = Vec::new();
-    for pair in arguments.steps.split(',').filter(|pair| !pair.is_empty()) {
-        let (key, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("'{pair}': expected key=value"))?;
-        let key = Weights::KEYS
-            .into_iter()
-            .find(|&known| known == key)
-            .ok_or_else(|| format!("unknown weight '{key}'"))?;
-        let step = value
-            .parse()
-            .map_err(|_| format!("'{pair}': the step must be a whole number"))?;
-        steps.push((key, step));
-    }
+    let mut steps = Weights::pairs(&arguments.steps)?;
     println!(
         "players {}, depth {}, {} games a candidate from seed {}, objective {}, margin {}",
         arguments.players,
@@ -195,8 +182,8 @@ fn main() -> Result<(), String> {
                         result.value(objective) > best.value(objective) + arguments.margin;
                     println!(
                         "round {round} {key} {} -> {}: {result}{}",
-                        current.get_mut(key).expect("a known key"),
-                        candidate.get_mut(key).expect("a known key"),
+                        current.get(key).expect("a known key"),
+                        candidate.get(key).expect("a known key"),
                         if accepted { " accepted" } else { "" }
                     );
                     if !accepted {

@@ -119,8 +119,8 @@ fn main() {
                 let accepted = result > arguments.accept;
                 println!(
                     "round {round} {name} {} -> {}: score {result:.3}{}",
-                    current.clone().get_mut(name).expect("a known key"),
-                    candidate.clone().get_mut(name).expect("a known key"),
+                    current.get(name).expect("a known key"),
+                    candidate.get(name).expect("a known key"),
                     if accepted { " accepted" } else { "" }
                 );
                 if accepted {

@@ -74,6 +74,33 @@ impl Weights {
     ];
 
     /// The weight named `key` (one of [`Weights::KEYS`]).
+    pub fn get(&self, key: &str) -> Option<i32> {
+        let mut copy = *self;
+        copy.get_mut(key).copied()
+    }
+
+    /// `key=value` pairs separated by commas (as [`Weights`]' `FromStr` reads them), each key
+    /// checked against [`Weights::KEYS`] and each value a whole number, in their order.
+    pub fn pairs(text: &str) -> Result<Vec<(&'static str, i32)>, String> {
+        text.split(',')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (key, value) = pair
+                    .split_once('=')
+                    .ok_or_else(|| format!("'{pair}': expected key=value"))?;
+                let key = Weights::KEYS
+                    .into_iter()
+                    .find(|&known| known == key)
+                    .ok_or_else(|| format!("unknown weight '{key}'"))?;
+                let value = value
+                    .parse()
+                    .map_err(|_| format!("'{pair}': the value must be a whole number"))?;
+                Ok((key, value))
+            })
+            .collect()
+    }
+
+    /// The weight named `key`, to change it (one of [`Weights::KEYS`]).
     pub fn get_mut(&mut self, key: &str) -> Option<&mut i32> {
         match key {
             "sideways" => Some(&mut self.sideways),
@@ -94,16 +121,8 @@ impl std::str::FromStr for Weights {
     /// `key=value` pairs separated by commas, starting from the defaults, e.g. `spread=8,hop=4`.
     fn from_str(text: &str) -> Result<Weights, String> {
         let mut weights = Weights::DEFAULT;
-        for pair in text.split(',').filter(|pair| !pair.is_empty()) {
-            let (key, value) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("'{pair}': expected key=value"))?;
-            let value: i32 = value
-                .parse()
-                .map_err(|_| format!("'{pair}': the value must be a whole number"))?;
-            *weights
-                .get_mut(key)
-                .ok_or_else(|| format!("unknown weight '{key}'"))? = value;
+        for (key, value) in Weights::pairs(text)? {
+            *weights.get_mut(key).expect("a key of Weights::KEYS") = value;
         }
         Ok(weights)
     }
@@ -112,17 +131,12 @@ impl std::str::FromStr for Weights {
 impl std::fmt::Display for Weights {
     /// The weights as `key=value` pairs separated by commas, as its `FromStr` reads them.
     fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(
-            out,
-            "sideways={},side_camp={},straggler={},straggler_free={},spread={},hop={},tempo={}",
-            self.sideways,
-            self.side_camp,
-            self.straggler,
-            self.straggler_free,
-            self.spread,
-            self.hop,
-            self.tempo
-        )
+        for (index, key) in Weights::KEYS.into_iter().enumerate() {
+            let separator = if index == 0 { "" } else { "," };
+            let value = self.get(key).expect("a key of Weights::KEYS");
+            write!(out, "{separator}{key}={value}")?;
+        }
+        Ok(())
     }
 }
 
