@@ -12,11 +12,13 @@
 //! * from [`SPLIT_EMPTIES`] empties up, the younger brothers of a node are searched in parallel on a
 //!   rayon pool once the eldest brother is done (young brothers wait), sharing the table and aborting
 //!   when a brother cuts off;
-//! * roots with [`SELECTIVE_EMPTIES`] or more first get a selective pass, in which a node whose
-//!   shallow evaluation search lies far outside the window is cut off unproven (ProbCut). Its
-//!   score centres the exact pass's aspiration window and its table entries, marked by
-//!   [`SELECTIVE_MARK`] in their evaluation field, order the exact pass's moves; the exact pass
-//!   never takes a score from them, so the final result stays exact.
+//! * roots with [`SELECTIVE_EMPTIES`] or more first get selective passes, one per margin of
+//!   [`SELECTIVE_MARGINS`], in which a node whose shallow evaluation search lies that far outside
+//!   the window is cut off unproven (ProbCut). Each pass's score centres the next pass's aspiration
+//!   window, and its table entries, marked by the pass's margin in their evaluation field, order the
+//!   later passes' moves. A pass takes scores only from entries of passes at least as strict as
+//!   itself (a margin at least as wide, or exact), so the exact pass never takes a score from a
+//!   selective one and the final result stays exact.
 
 use super::bitboard::{self, bit, Kernels};
 use super::evaluation;
@@ -68,17 +70,20 @@ const STABILITY_THRESHOLD: [i32; 61] = {
 };
 /// Half-width of the root's first aspiration window, in discs (odd: scores are even).
 const ASPIRATION: i32 = 5;
-/// The `evaluation` field of table entries written by the selective pass (exact ones hold 0).
-const SELECTIVE_MARK: i32 = 1;
-/// Roots with at least this many empties get a selective pass before the exact one. Measured
+/// Roots with at least this many empties get selective passes before the exact one. Measured
 /// single-threaded on FFO #40-#49: 20-27% fewer nodes on the largest positions (#45, #49, #43).
 const SELECTIVE_EMPTIES: u32 = 20;
-/// In the selective pass, nodes with at least this many empties try a probable cut-off...
+/// In a selective pass, nodes with at least this many empties try a probable cut-off...
 const PROBABLE_CUTOFF_EMPTIES: u32 = 10;
-/// ...when a shallow evaluation search is this many discs beyond the window. The evaluation's
-/// error against exact scores is about 7-10 discs (RMS) at these empties, so wide margins keep
-/// the pass's result close to the truth; 4-8 discs gave worse hints than 12-16 (measured).
-const PROBABLE_CUTOFF_MARGIN: i32 = 14;
+/// ...when a shallow evaluation search is the pass's margin, in discs, beyond the window: one pass
+/// per margin, loosest first. The evaluation's error against exact scores is about 7-10 discs
+/// (RMS) at these empties, so the last pass's wide margin keeps its result close to the truth (a
+/// single pass at 4-8 discs gave worse hints than at 12-16); a cheap loose pass before it orders
+/// that pass's moves. Single-threaded, FFO #40-#49, `--hash 64`: 689 M nodes against 722 M with
+/// the one pass at 14 (8 then 14: 686 M; 4, 8, 14: 681 M; 6, 16: 711 M; 6, 12: 741 M; 6, 14, 20:
+/// 711 M); #50-#52: 1.26 G against 1.31 G. The margin also marks the pass's table entries, so it
+/// is never 0, which marks exact ones.
+const SELECTIVE_MARGINS: [i32; 2] = [6, 14];
 /// Key mixed into table keys so that exact scores never meet midgame evaluations.
 const SOLVER_KEY: u64 = crate::zobrist::key(5, 1);
 /// The stop flag and clock are checked every this many nodes.
@@ -117,8 +122,8 @@ struct Shared<'a> {
     nodes: AtomicU64,
     request: &'a SolveRequest<'a>,
     parallel: bool,
-    /// Whether the current pass is the selective one (see [`Solver::selective`]).
-    selective: AtomicBool,
+    /// The current pass's margin (see [`Solver::selective`]).
+    selective: AtomicI32,
 }
 
 /// Abort flags of the split points above a node: a node gives up when any of them is raised.
@@ -149,10 +154,10 @@ struct Solver<'a, K: Kernels> {
     abort: Option<&'a Abort<'a>>,
     /// Nodes counted since the last report to [`Shared::nodes`].
     unreported: u64,
-    /// The selective pass before the exact one: nodes may be cut off by probability
-    /// ([`Solver::probable_cutoff`]); its table entries carry [`SELECTIVE_MARK`] and serve the
-    /// exact pass only as move hints.
-    selective: bool,
+    /// The margin of the current selective pass, 0 in the exact pass. In a selective pass nodes may
+    /// be cut off by probability ([`Solver::probable_cutoff`]); its table entries carry the margin
+    /// and serve stricter passes only as move hints.
+    selective: i32,
 }
 
 impl<'a, K: Kernels> Solver<'a, K> {
@@ -166,10 +171,11 @@ impl<'a, K: Kernels> Solver<'a, K> {
         }
     }
 
-    /// Whether a table entry's score may cut off here: selective results only in the selective pass.
+    /// Whether a table entry's score may cut off here: exact results always, selective ones only in
+    /// a selective pass no stricter than the one that wrote them.
     #[inline]
     fn trusts(&self, entry: &crate::transposition::Entry) -> bool {
-        entry.evaluation != SELECTIVE_MARK || self.selective
+        trusted(entry.evaluation, self.selective)
     }
 
     /// Selective pass only: a shallow evaluation search far outside the null window `(alpha,
@@ -185,7 +191,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
         empties: u32,
     ) -> Option<i32> {
         let depth = if empties >= 18 { 2 } else { 1 };
-        let margin = PROBABLE_CUTOFF_MARGIN * evaluation::DISC;
+        let margin = self.selective * evaluation::DISC;
         let value = evaluation_search(player, opponent, depth, self);
         if value >= (alpha + 1) * evaluation::DISC + margin {
             Some(alpha + 1)
@@ -494,7 +500,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
                     return score;
                 }
             }
-            if self.selective && empties >= PROBABLE_CUTOFF_EMPTIES {
+            if self.selective != 0 && empties >= PROBABLE_CUTOFF_EMPTIES {
                 if let Some(score) = self.probable_cutoff(player, opponent, alpha, empties) {
                     return score;
                 }
@@ -701,14 +707,9 @@ impl<'a, K: Kernels> Solver<'a, K> {
         } else {
             square.map(|s| s as u16)
         };
-        self.shared.table.store(
-            key,
-            code,
-            best,
-            if self.selective { SELECTIVE_MARK } else { 0 },
-            empties as u8,
-            bound,
-        );
+        self.shared
+            .table
+            .store(key, code, best, self.selective, empties as u8, bound);
     }
 
     /// Full-window search for principal-variation nodes: exact within `(alpha, beta)`.
@@ -1056,7 +1057,7 @@ fn solve_with<K: Kernels>(
         nodes: AtomicU64::new(0),
         request,
         parallel,
-        selective: AtomicBool::new(false),
+        selective: AtomicI32::new(0),
     };
     let run = || {
         let mut solver = Solver::new(cpu, &shared, None);
@@ -1135,19 +1136,21 @@ impl<K: Kernels> Solver<'_, K> {
         let mut guess = self.estimate(player, opponent, empties);
         let mut list = list;
         if empties >= SELECTIVE_EMPTIES {
-            // The selective pass: a close estimate for the window and good move hints.
-            self.set_selective(true);
-            let result = self.aspirated(player, opponent, &list, guess, empties);
-            self.set_selective(false);
-            let Some((best, square)) = result else {
-                return Vec::new();
-            };
-            guess = best;
-            if let Some(at) = list.squares[..list.len]
-                .iter()
-                .position(|&s| s as usize == square)
-            {
-                list.squares[..=at].rotate_right(1);
+            // The selective passes: a closer estimate for the window and better move hints each.
+            for margin in SELECTIVE_MARGINS {
+                self.set_selective(margin);
+                let result = self.aspirated(player, opponent, &list, guess, empties);
+                self.set_selective(0);
+                let Some((best, square)) = result else {
+                    return Vec::new();
+                };
+                guess = best;
+                if let Some(at) = list.squares[..list.len]
+                    .iter()
+                    .position(|&s| s as usize == square)
+                {
+                    list.squares[..=at].rotate_right(1);
+                }
             }
         }
         let Some((best, square)) = self.aspirated(player, opponent, &list, guess, empties) else {
@@ -1157,7 +1160,7 @@ impl<K: Kernels> Solver<'_, K> {
         vec![(ReversiMove(square as u16), best)]
     }
 
-    fn set_selective(&mut self, selective: bool) {
+    fn set_selective(&mut self, selective: i32) {
         self.selective = selective;
         self.shared.selective.store(selective, Ordering::Relaxed);
     }
@@ -1249,6 +1252,14 @@ impl<K: Kernels> Solver<'_, K> {
     }
 }
 
+/// Whether a pass with margin `pass` (0: the exact pass) may take a score from a table entry
+/// whose evaluation field is `mark` (0: exact; otherwise the margin of the selective pass that
+/// wrote it).
+#[inline(always)]
+fn trusted(mark: i32, pass: i32) -> bool {
+    mark == 0 || (pass != 0 && mark >= pass)
+}
+
 /// Follows table moves from the best move to build a principal variation.
 fn principal_variation(
     position: &Reversi,
@@ -1336,6 +1347,19 @@ mod tests {
     }
 
     #[test]
+    fn passes_trust_only_results_at_least_as_strict() {
+        let [loose, strict] = SELECTIVE_MARGINS;
+        assert!(loose < strict);
+        // The exact pass trusts only exact entries.
+        assert!(trusted(0, 0));
+        assert!(!trusted(loose, 0) && !trusted(strict, 0));
+        // A selective pass trusts exact entries and those of passes as strict or stricter.
+        assert!(trusted(0, loose) && trusted(loose, loose) && trusted(strict, loose));
+        assert!(trusted(0, strict) && trusted(strict, strict));
+        assert!(!trusted(loose, strict));
+    }
+
+    #[test]
     fn selective_entries_never_decide_the_exact_score() {
         // FForum #26 (20 empties, so the selective pass runs). Fill the table around the root with
         // false "exact" selective results: the exact pass may take moves from the table, but its
@@ -1354,7 +1378,7 @@ mod tests {
                     table_key(player, opponent),
                     None,
                     lie,
-                    SELECTIVE_MARK,
+                    SELECTIVE_MARGINS[SELECTIVE_MARGINS.len() - 1],
                     empties as u8,
                     bound,
                 );
