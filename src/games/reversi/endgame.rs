@@ -32,14 +32,18 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 const SHALLOW_EMPTIES: u32 = 6;
 /// Nodes with at least this many empties use the transposition table, and from [`ETC_EMPTIES`] they
 /// try enhanced transposition cut-offs. From 9 and 12, FFO #40-#49 took 3-6% fewer nodes, but
-/// each probe is a cache miss: from 10 and 14, 8% less time (paired runs, single-threaded).
+/// each probe is a cache miss: from 10 and 14, 8% less time (paired runs, single-threaded). With
+/// two selective passes and the sorts from 16 empties, cut-offs from 13 empties: 664 M nodes
+/// against 677 M (single-threaded); the table from 9 or 11 empties took longer on 2 threads.
 const TABLE_EMPTIES: u32 = 10;
 /// See [`TABLE_EMPTIES`].
-const ETC_EMPTIES: u32 = 14;
+const ETC_EMPTIES: u32 = 13;
 /// Nodes with at least this many empties sort moves by a shallow evaluation search; from this
 /// many they also try the table's move before sorting the others, so a cut-off by the table's
-/// move costs no sort (0.4% fewer nodes on FFO #40-#49, all of them the sort's own).
-const EVALUATION_SORT_EMPTIES: u32 = 15;
+/// move costs no sort (0.4% fewer nodes on FFO #40-#49, all of them the sort's own). From 16
+/// rather than 15 since the two selective passes: 677 M nodes against 689 M (14: 710 M; 17 and 18:
+/// 714-716 M; single-threaded, `--hash 64`).
+const EVALUATION_SORT_EMPTIES: u32 = 16;
 /// Nodes with at least this many empties (and fewer than [`EVALUATION_SORT_EMPTIES`]) add the
 /// static evaluation after the move to the fast ordering value. On FFO #40-#49 (single-threaded,
 /// with [`STATIC_EVALUATION_WEIGHT`] 1024), nodes against none: from 13 empties -7.7%, from 12
@@ -73,8 +77,10 @@ const ASPIRATION: i32 = 5;
 /// Roots with at least this many empties get selective passes before the exact one. Measured
 /// single-threaded on FFO #40-#49: 20-27% fewer nodes on the largest positions (#45, #49, #43).
 const SELECTIVE_EMPTIES: u32 = 20;
-/// In a selective pass, nodes with at least this many empties try a probable cut-off...
-const PROBABLE_CUTOFF_EMPTIES: u32 = 10;
+/// In a selective pass, nodes with at least this many empties try a probable cut-off... (8 rather
+/// than 10 or 12 with the other settings here: on 2 threads, FFO #40-#49, 652-666 M nodes and
+/// 12.7-12.9 s against 675-690 M and 13.0-13.5 s.)
+const PROBABLE_CUTOFF_EMPTIES: u32 = 8;
 /// ...when a shallow evaluation search is the pass's margin, in discs, beyond the window: one pass
 /// per margin, loosest first. The evaluation's error against exact scores is about 7-10 discs
 /// (RMS) at these empties, so the last pass's wide margin keeps its result close to the truth (a
