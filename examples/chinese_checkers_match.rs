@@ -4,8 +4,9 @@
 //!     cargo run --release --example chinese_checkers_match -- \
 //!         --options players=3 --lineup 8,greedy,greedy --games 50 --movetime 100 --jobs 2
 //!
-//! A contender is `greedy` or a level `1`..`8` with optional flags `:brs`, `:paranoid`, `:norace`
-//! and `:tN` (N search threads instead of one).
+//! A contender is `greedy` or a level `1`..`8` with optional flags `:brs`, `:paranoid`, `:mcts`
+//! (Monte-Carlo tree search, whose iterations `--nodes` counts), `:norace` and `:tN` (N search
+//! threads instead of one).
 
 use clap::Parser;
 use std::time::Duration;

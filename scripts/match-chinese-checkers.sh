@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Chinese Checkers match between seats, played in-process by examples/chinese_checkers_match.rs
-# (tabula::tools::chinese_checkers_match): any mix of Tabula levels 1-8 (with :brs, :paranoid or
-# :norace, and :tN for N search threads) and the reference design's greedy player, one thread per
-# engine unless :tN, seats rotating from game to game. Prints one line per game, then results per
-# contender and per seat and how the games ended; writes them with the machine load to
-# OUT/summary.txt.
+# (tabula::tools::chinese_checkers_match): any mix of Tabula levels 1-8 (with :brs, :paranoid,
+# :mcts or :norace, and :tN for N search threads) and the reference design's greedy player, one
+# thread per engine unless :tN, seats rotating from game to game. Prints one line per game, then
+# results per contender and per seat and how the games ended; writes them with the machine load
+# to OUT/summary.txt.
 #
 #     scripts/match-chinese-checkers.sh players=3 8,greedy,greedy
 #     GAMES=100 MOVETIME=100 scripts/match-chinese-checkers.sh players=2 8,greedy

@@ -174,6 +174,10 @@ pub enum MultiplayerSearch {
     /// strongest reply of any one opponent, the others skipping their turn. Needs
     /// [`Game::null_move`]; games without one are searched paranoid.
     BestReply,
+    /// Monte-Carlo tree search (UCT) with max-n backup: every seat maximises its own reward,
+    /// estimated by short playouts scored with the evaluation. One thread; a node limit counts
+    /// iterations, and without a node or time limit it runs a fixed number of them.
+    MonteCarlo,
 }
 
 /// What the scores of a [`Solution`] measure.

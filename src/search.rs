@@ -5,13 +5,15 @@
 //! player plays against a coalition of all the others, and scores flip sign only when the turn
 //! passes between the root player and the coalition. A game may ask for best-reply search instead
 //! ([`MultiplayerSearch::BestReply`], in `search/best_reply.rs`), where the coalition's turn is
-//! the single strongest reply of any one opponent.
+//! the single strongest reply of any one opponent, or Monte-Carlo tree search
+//! ([`MultiplayerSearch::MonteCarlo`], in `search/monte_carlo.rs`).
 //!
 //! Only the main thread watches the clock; every thread stops on one shared atomic flag. With one
 //! thread and a fixed depth the search is deterministic.
 
 mod best_reply;
 mod busy;
+mod monte_carlo;
 
 use crate::game::{
     Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
@@ -315,6 +317,9 @@ pub fn search_with<G: Game>(
     }
     if let Some(proven) = prove_root(root, &mut root_moves, request, start, report) {
         return proven;
+    }
+    if mode == MultiplayerSearch::MonteCarlo && players > 2 {
+        return monte_carlo::search(root, &root_moves, request, stop, start, report);
     }
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");

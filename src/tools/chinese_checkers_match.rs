@@ -1,6 +1,6 @@
-//! Chinese Checkers games between seats played in-process: Tabula levels (with paranoid or
-//! best-reply search, with or without the race solver) and the greedy player, seats rotating
-//! from game to game, results per contender and per seat.
+//! Chinese Checkers games between seats played in-process: Tabula levels (with paranoid,
+//! best-reply or Monte-Carlo tree search, with or without the race solver) and the greedy
+//! player, seats rotating from game to game, results per contender and per seat.
 //!
 //! Each contender has its own transposition table and search threads, as separate engines would.
 //! A move is chosen the way the engine chooses it: the game's direct move first (the greedy player
@@ -41,8 +41,8 @@ pub enum Contender {
 impl FromStr for Contender {
     type Err = String;
 
-    /// `greedy`, or a level `1`..`8` followed by any of `:brs`, `:paranoid`, `:norace` and
-    /// `:tN` (N search threads; default: the game's own search, with the race solver, on one
+    /// `greedy`, or a level `1`..`8` followed by any of `:brs`, `:paranoid`, `:mcts`, `:norace`
+    /// and `:tN` (N search threads; default: the game's own search, with the race solver, on one
     /// thread).
     fn from_str(text: &str) -> Result<Contender, String> {
         let lower = text.to_ascii_lowercase();
@@ -62,6 +62,7 @@ impl FromStr for Contender {
             match flag {
                 "brs" => search = MultiplayerSearch::BestReply,
                 "paranoid" => search = MultiplayerSearch::Paranoid,
+                "mcts" => search = MultiplayerSearch::MonteCarlo,
                 "norace" => race = false,
                 _ => {
                     threads = flag
@@ -92,10 +93,10 @@ impl fmt::Display for Contender {
                 threads,
             } => {
                 write!(out, "L{level}")?;
-                if *search == MultiplayerSearch::BestReply {
-                    write!(out, ":brs")?;
-                } else {
-                    write!(out, ":paranoid")?;
+                match search {
+                    MultiplayerSearch::BestReply => write!(out, ":brs")?,
+                    MultiplayerSearch::Paranoid => write!(out, ":paranoid")?,
+                    MultiplayerSearch::MonteCarlo => write!(out, ":mcts")?,
                 }
                 if !race {
                     write!(out, ":norace")?;
@@ -490,7 +491,13 @@ mod tests {
 
     #[test]
     fn contenders_read_back_what_they_write() {
-        for text in ["greedy", "L8:brs", "L5:paranoid:norace", "L8:brs:t2"] {
+        for text in [
+            "greedy",
+            "L8:brs",
+            "L5:paranoid:norace",
+            "L8:brs:t2",
+            "L8:mcts",
+        ] {
             let contender: Contender = text.parse().unwrap();
             assert_eq!(contender.to_string(), text);
         }

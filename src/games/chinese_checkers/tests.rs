@@ -1,7 +1,12 @@
-//! Rules tests: perft, the end of the game, house rules, passes and bad input.
+//! Rules tests: perft, the end of the game, house rules, passes and bad input; and the
+//! Monte-Carlo search on small positions.
 
-use super::board::{hole_at, GOAL_DISTANCES, NEIGHBOURS, NONE};
+use super::board::{hole_at, COLUMN_OF, GOAL_DISTANCES, NEIGHBOURS, NONE, ROW_OF};
 use super::*;
+use crate::search::{self, RootLine, SearchRequest};
+use crate::time_management::Limits;
+use crate::transposition::TranspositionTable;
+use std::sync::atomic::AtomicBool;
 
 fn game(players: usize, jumps: Jumps) -> ChineseCheckers {
     ChineseCheckers::new(players, jumps, DEFAULT_MAX_MOVES).unwrap()
@@ -1005,4 +1010,91 @@ fn a_piece_left_behind_is_a_straggler() {
         lag - evaluation::Weights::DEFAULT.straggler_free
     );
     assert!(terms.straggler > 0);
+}
+
+/// Monte-Carlo tree search of `position` with `iterations` iterations: its answer.
+fn monte_carlo(position: &ChineseCheckers, iterations: u64) -> RootLine<ChineseCheckersMove> {
+    let request = SearchRequest {
+        limits: Limits {
+            nodes: Some(iterations),
+            ..Limits::default()
+        },
+        ..SearchRequest::default()
+    };
+    let outcome = search::search_with(
+        position,
+        &request,
+        MultiplayerSearch::MonteCarlo,
+        &TranspositionTable::new(1),
+        &AtomicBool::new(false),
+        &mut Vec::new(),
+        &mut |_| {},
+    );
+    assert_eq!(outcome.nodes, iterations);
+    outcome.best.expect("a game in progress has a move").lines[0].clone()
+}
+
+/// Three players: player 1 with nine pieces in its goal and the tenth `away` steps straight out
+/// from the empty hole, player 2 with nine in its goal and the tenth on `second_last`, player 3
+/// at home; player 1 to move.
+fn race_of_two(away: i32, second_last: usize) -> ChineseCheckers {
+    let (mut first, empty, outside) = almost_full(4);
+    let (row, column) = (ROW_OF[outside] as i32, COLUMN_OF[outside] as i32);
+    let (step_row, step_column) = (row - ROW_OF[empty] as i32, column - COLUMN_OF[empty] as i32);
+    first.push(at(
+        column + (away - 1) * step_column,
+        row + (away - 1) * step_row,
+    ));
+    let (mut second, _, _) = almost_full(6);
+    second.push(second_last);
+    let third = holes_of(CAMP_MASKS[5]);
+    load(
+        3,
+        Jumps::Standard,
+        &position_text(&[first, second, third], 0, ""),
+    )
+}
+
+#[test]
+fn monte_carlo_search_finishes_in_one_move() {
+    let (_, empty, outside) = almost_full(4);
+    let (_, _, second_outside) = almost_full(6);
+    let position = race_of_two(1, second_outside);
+    let best = monte_carlo(&position, 300);
+    assert_eq!(best.mv, ChineseCheckersMove::new(outside, empty));
+    // Finishing first is worth every reward there is.
+    assert!(best.score > 300, "{}", best.score);
+}
+
+#[test]
+fn monte_carlo_search_sees_an_opponent_about_to_finish() {
+    // Player 1 needs two moves. Player 2 finishes with its next move from just outside its
+    // goal, but needs several from its home camp's tip, where player 1 comes first.
+    let (_, _, second_outside) = almost_full(6);
+    let second_home = holes_of(CAMP_MASKS[3])
+        .into_iter()
+        .max_by_key(|&hole| GOAL_DISTANCES[6][hole])
+        .unwrap();
+    let threatened = monte_carlo(&race_of_two(2, second_outside), 1000);
+    let safe = monte_carlo(&race_of_two(2, second_home), 1000);
+    assert!(
+        safe.score > 300 && threatened.score < 30,
+        "safe {}, threatened {}",
+        safe.score,
+        threatened.score
+    );
+}
+
+#[test]
+fn monte_carlo_search_is_legal_and_reproducible() {
+    let mut position = game(6, Jumps::Standard);
+    for ply in 0..120u64 {
+        if ply % 20 == 7 {
+            let best = monte_carlo(&position, 200);
+            assert!(position.is_legal(best.mv), "ply {ply}: {:?}", best.mv);
+            assert_eq!(monte_carlo(&position, 200).mv, best.mv, "ply {ply}");
+        }
+        let mv = greedy::greedy_move(&position, ply).unwrap();
+        position.try_play(mv).unwrap();
+    }
 }

@@ -1,0 +1,347 @@
+//! Monte-Carlo tree search (UCT) for three or more players ([`MultiplayerSearch::MonteCarlo`]).
+//!
+//! Each iteration walks down the tree from the root, every seat choosing at its own nodes the
+//! child with the best UCB1 value of *its own* mean reward (max-n backup, as in Sturtevant's
+//! analysis of UCT in multi-player games), expands the node it ends on, plays a short playout
+//! from there, scores every seat and adds each seat's reward to every node on the way. The root
+//! seat's nodes keep every search move; the other seats' keep only their first few moves in the
+//! order of the game's hints ([`Game::score_moves`]), so that the tree spends its iterations on
+//! the root seat's choices.
+//!
+//! A playout is a few turns of each seat, each move the one the hints rank first (ties broken at
+//! random), or with a small probability a random move (epsilon-greedy playouts, after Nijssen
+//! and Winands). It is then cut off and every seat is scored: its reward is its mean chance of
+//! ending ahead of each other seat, the logistic of the difference of the two seats'
+//! evaluations ([`Game::evaluate`], each from its own seat), or 1, 1/2 or 0 by the places when
+//! the game has ended.
+//!
+//! The search runs on the calling thread alone (the request's further threads are not used),
+//! uses no transposition table, and draws from a generator seeded by the root position, so that
+//! a search of a fixed number of iterations ([`Limits::nodes`] counts iterations) always
+//! returns the same move.
+//!
+//! [`MultiplayerSearch::MonteCarlo`]: crate::game::MultiplayerSearch::MonteCarlo
+//! [`Limits::nodes`]: crate::time_management::Limits::nodes
+
+use super::{Iteration, RootLine, SearchOutcome, SearchRequest};
+use crate::game::{Game, Player, Strength, MAX_PLAYERS};
+use crate::score::MAX_EVALUATION;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Weight of the exploration term of UCB1 (rewards lie in [0, 1]).
+const EXPLORATION: f64 = 0.5;
+/// Turns of each seat a playout plays before it is cut off and scored.
+const PLAYOUT_TURNS: usize = 2;
+/// The probability that a playout move is drawn at random instead of the hint's first.
+const EPSILON: f64 = 0.05;
+/// Evaluation points per unit of the logistic that turns a seat's value less the best other
+/// seat's into its reward.
+const REWARD_SCALE: f64 = 64.0;
+/// At a node where another seat than the root's moves, only this many children are kept, the
+/// first in the order of the hints: the moves that seat most likely plays.
+const OPPONENT_CHILDREN: usize = 3;
+/// Iterations when the request sets neither a node (iteration) limit nor a time.
+const DEFAULT_ITERATIONS: u64 = 4096;
+/// The clock and the stop flag are read every this many iterations.
+const CHECK_INTERVAL: u64 = 16;
+/// Mixed into the root's hash to seed the generator.
+const SEED: u64 = 0x6d63_7473;
+
+/// A node of the tree: the position after `mv`, played by `mover`.
+struct Node<M> {
+    mv: Option<M>,
+    mover: Player,
+    /// Children sit together from `first_child`, in the order of the game's hints.
+    first_child: usize,
+    children: usize,
+    expanded: bool,
+    visits: u32,
+    /// The sum of the rewards of each seat over the iterations through this node.
+    rewards: [f64; MAX_PLAYERS],
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Player) -> Self {
+        Node {
+            mv,
+            mover,
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            visits: 0,
+            rewards: [0.0; MAX_PLAYERS],
+        }
+    }
+
+    fn mean(&self, seat: Player) -> f64 {
+        self.rewards[seat] / self.visits.max(1) as f64
+    }
+}
+
+/// One search's tree and the scratch space of its playouts.
+struct Tree<G: Game> {
+    nodes: Vec<Node<G::Move>>,
+    players: usize,
+    root_player: Player,
+    strength: Strength,
+    random: SmallRng,
+    moves: Vec<G::Move>,
+    hints: Vec<i32>,
+    path: Vec<usize>,
+    deepest: usize,
+}
+
+/// Searches `root` (three or more players, game not over, `root_moves` its search moves) by
+/// Monte-Carlo tree search within the request's limits.
+pub(super) fn search<G: Game>(
+    root: &G,
+    root_moves: &[G::Move],
+    request: &SearchRequest,
+    stop: &AtomicBool,
+    start: Instant,
+    report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
+) -> SearchOutcome<G::Move> {
+    let limits = request.limits;
+    let budget = limits.soft_time.or(limits.hard_time);
+    let iterations = limits
+        .nodes
+        .unwrap_or(if budget.is_some() {
+            u64::MAX
+        } else {
+            DEFAULT_ITERATIONS
+        })
+        .max(1);
+    let mut tree = Tree::<G> {
+        nodes: vec![Node::new(None, root.side_to_move())],
+        players: root.player_count(),
+        root_player: root.side_to_move(),
+        strength: request.strength,
+        random: SmallRng::seed_from_u64(root.hash() ^ SEED),
+        moves: Vec::new(),
+        hints: Vec::new(),
+        path: Vec::new(),
+        deepest: 0,
+    };
+    tree.expand(0, root, root_moves);
+    let mut done = 0;
+    while done < iterations {
+        if done % CHECK_INTERVAL == 0
+            && done > 0
+            && (stop.load(Ordering::Relaxed) || budget.is_some_and(|time| start.elapsed() >= time))
+        {
+            break;
+        }
+        tree.iterate(root);
+        done += 1;
+    }
+    let iteration = tree.result(root.side_to_move(), done, start);
+    report(&iteration);
+    SearchOutcome {
+        best: Some(iteration),
+        nodes: done,
+        elapsed: start.elapsed(),
+    }
+}
+
+impl<G: Game> Tree<G> {
+    /// Adds the children of `node`, one per move of `moves`, best hint first.
+    fn expand(&mut self, node: usize, position: &G, moves: &[G::Move]) {
+        self.hints.clear();
+        self.hints.resize(moves.len(), 0);
+        position.score_moves(moves, &mut self.hints);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&index| std::cmp::Reverse(self.hints[index]));
+        let mover = position.side_to_move();
+        if mover != self.root_player {
+            order.truncate(OPPONENT_CHILDREN);
+        }
+        let first = self.nodes.len();
+        let count = order.len();
+        self.nodes.extend(
+            order
+                .into_iter()
+                .map(|index| Node::new(Some(moves[index]), mover)),
+        );
+        let parent = &mut self.nodes[node];
+        parent.first_child = first;
+        parent.children = count;
+        parent.expanded = true;
+    }
+
+    /// One iteration: selection, expansion, playout and backup.
+    fn iterate(&mut self, root: &G) {
+        let mut position = root.clone();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0;
+        loop {
+            if position.outcome().is_some() {
+                break;
+            }
+            if !self.nodes[node].expanded {
+                // A leaf is expanded on its second visit: most leaves are visited only once.
+                if self.nodes[node].visits == 0 {
+                    break;
+                }
+                let mut moves = std::mem::take(&mut self.moves);
+                position.search_moves(&mut moves);
+                self.expand(node, &position, &moves);
+                self.moves = moves;
+            }
+            if self.nodes[node].children == 0 {
+                break;
+            }
+            node = self.select(node);
+            let mv = self.nodes[node].mv.expect("a child has a move");
+            position.play_unchecked(mv);
+            self.path.push(node);
+        }
+        self.deepest = self.deepest.max(self.path.len() - 1);
+        self.playout(&mut position);
+        let rewards = self.rewards(&position);
+        for &on_path in &self.path {
+            let node = &mut self.nodes[on_path];
+            node.visits += 1;
+            for (sum, reward) in node.rewards.iter_mut().zip(&rewards) {
+                *sum += reward;
+            }
+        }
+    }
+
+    /// The child of `node` with the best UCB1 value for the seat that moves there; an unvisited
+    /// child first, in the order of the hints.
+    fn select(&self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let children = parent.first_child..parent.first_child + parent.children;
+        let logarithm = (parent.visits.max(1) as f64).ln();
+        let mut best = children.start;
+        let mut best_value = f64::NEG_INFINITY;
+        for child in children {
+            let candidate = &self.nodes[child];
+            if candidate.visits == 0 {
+                return child;
+            }
+            let value = candidate.mean(candidate.mover)
+                + EXPLORATION * (logarithm / candidate.visits as f64).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = child;
+            }
+        }
+        best
+    }
+
+    /// Plays [`PLAYOUT_TURNS`] turns of each seat (fewer if the game ends), epsilon-greedy.
+    fn playout(&mut self, position: &mut G) {
+        for _ in 0..PLAYOUT_TURNS * self.players {
+            if position.outcome().is_some() {
+                return;
+            }
+            position.search_moves(&mut self.moves);
+            if self.moves.is_empty() {
+                return;
+            }
+            let chosen = if self.random.random_bool(EPSILON) {
+                self.random.random_range(0..self.moves.len())
+            } else {
+                self.hints.clear();
+                self.hints.resize(self.moves.len(), 0);
+                position.score_moves(&self.moves, &mut self.hints);
+                let best = *self.hints.iter().max().expect("a move");
+                let ties = self.hints.iter().filter(|&&hint| hint == best).count();
+                let pick = self.random.random_range(0..ties);
+                self.hints
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &hint)| hint == best)
+                    .nth(pick)
+                    .map(|(index, _)| index)
+                    .expect("a tie")
+            };
+            position.play_unchecked(self.moves[chosen]);
+        }
+    }
+
+    /// Every seat's reward in [0, 1] at the end of a playout: its mean chance of ending ahead of
+    /// each other seat, from the places when the game is over and otherwise from the logistic
+    /// of the difference of the two seats' values.
+    fn rewards(&self, position: &G) -> [f64; MAX_PLAYERS] {
+        let players = self.players;
+        let outcome = position.outcome();
+        let mut values = [0.0; MAX_PLAYERS];
+        if outcome.is_none() {
+            for (seat, value) in values.iter_mut().enumerate().take(players) {
+                *value = position.evaluate(seat, self.strength) as f64;
+            }
+        }
+        let beats = |seat: Player, other: Player| match &outcome {
+            Some(outcome) => match outcome.place(seat).cmp(&outcome.place(other)) {
+                std::cmp::Ordering::Less => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Greater => 0.0,
+            },
+            None => logistic((values[seat] - values[other]) / REWARD_SCALE),
+        };
+        let mut rewards = [0.0; MAX_PLAYERS];
+        for (seat, reward) in rewards.iter_mut().enumerate().take(players) {
+            let beaten: f64 = (0..players)
+                .filter(|&other| other != seat)
+                .map(|other| beats(seat, other))
+                .sum();
+            *reward = beaten / (players - 1) as f64;
+        }
+        rewards
+    }
+
+    /// The root's moves, most visited first, as a completed iteration. A move's score is the
+    /// root seat's mean reward taken back through the reward's logistic: the lead in evaluation
+    /// points over each other seat that would give that reward.
+    fn result(&self, seat: Player, iterations: u64, start: Instant) -> Iteration<G::Move> {
+        let root = &self.nodes[0];
+        let mut children: Vec<&Node<G::Move>> = self.nodes
+            [root.first_child..root.first_child + root.children]
+            .iter()
+            .collect();
+        // Most visits first; among equal visits the better mean, then the hints' order (stable).
+        children.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.mean(seat).total_cmp(&a.mean(seat)))
+        });
+        let lines = children
+            .iter()
+            .map(|child| {
+                let mv = child.mv.expect("a child has a move");
+                RootLine {
+                    mv,
+                    score: score_of(child.mean(seat)),
+                    exact: child.visits > 0,
+                    depth: self.deepest as u32,
+                    pv: vec![mv],
+                }
+            })
+            .collect();
+        Iteration {
+            depth: self.deepest as u32,
+            lines,
+            selective_depth: self.deepest as u32,
+            nodes: iterations,
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A mean reward as evaluation points (the inverse of the reward's logistic), inside the
+/// evaluation's range.
+fn score_of(mean: f64) -> i32 {
+    let mean = mean.clamp(1e-6, 1.0 - 1e-6);
+    let points = REWARD_SCALE * (mean / (1.0 - mean)).ln();
+    (points.round() as i32).clamp(-(MAX_EVALUATION - 1), MAX_EVALUATION - 1)
+}
