@@ -47,6 +47,11 @@ const OPPONENT_CHILDREN: usize = 3;
 const DEFAULT_ITERATIONS: u64 = 4096;
 /// The clock and the stop flag are read every this many iterations.
 const CHECK_INTERVAL: u64 = 16;
+/// The tree stops growing at this many nodes (80 bytes each in Chinese Checkers, so some 340 MB,
+/// reached after about 35 s of search): from the six-player start it grew by about 116,000 nodes
+/// a second (100,000 iterations: 216,856 nodes in 1.87 s), so an hour's analysis would have taken
+/// some 30 GB. Once it is full, iterations go on from its leaves, which no longer expand.
+const MAX_TREE_NODES: usize = 1 << 22;
 /// Mixed into the root's hash to seed the generator.
 const SEED: u64 = 0x6d63_7473;
 
@@ -92,6 +97,8 @@ struct Tree<G: Game> {
     hints: Vec<i32>,
     path: Vec<usize>,
     deepest: usize,
+    /// Leaves expand only while the tree holds fewer nodes than this.
+    max_nodes: usize,
 }
 
 /// Searches `root` (three or more players, game not over, `root_moves` its search moves) by
@@ -114,17 +121,7 @@ pub(super) fn search<G: Game>(
             DEFAULT_ITERATIONS
         })
         .max(1);
-    let mut tree = Tree::<G> {
-        nodes: vec![Node::new(None, root.side_to_move())],
-        players: root.player_count(),
-        root_player: root.side_to_move(),
-        strength: request.strength,
-        random: SmallRng::seed_from_u64(root.hash() ^ SEED),
-        moves: Vec::new(),
-        hints: Vec::new(),
-        path: Vec::new(),
-        deepest: 0,
-    };
+    let mut tree = Tree::new(root, request.strength, MAX_TREE_NODES);
     tree.expand(0, root, root_moves);
     let mut done = 0;
     while done < iterations {
@@ -147,6 +144,22 @@ pub(super) fn search<G: Game>(
 }
 
 impl<G: Game> Tree<G> {
+    /// A tree of the root alone, which grows to at most about `max_nodes` nodes.
+    fn new(root: &G, strength: Strength, max_nodes: usize) -> Tree<G> {
+        Tree {
+            nodes: vec![Node::new(None, root.side_to_move())],
+            players: root.player_count(),
+            root_player: root.side_to_move(),
+            strength,
+            random: SmallRng::seed_from_u64(root.hash() ^ SEED),
+            moves: Vec::new(),
+            hints: Vec::new(),
+            path: Vec::new(),
+            deepest: 0,
+            max_nodes,
+        }
+    }
+
     /// Adds the children of `node`, one per move of `moves`, best hint first.
     fn expand(&mut self, node: usize, position: &G, moves: &[G::Move]) {
         self.hints.clear();
@@ -183,7 +196,7 @@ impl<G: Game> Tree<G> {
             }
             if !self.nodes[node].expanded {
                 // A leaf is expanded on its second visit: most leaves are visited only once.
-                if self.nodes[node].visits == 0 {
+                if self.nodes[node].visits == 0 || self.nodes.len() >= self.max_nodes {
                     break;
                 }
                 let mut moves = std::mem::take(&mut self.moves);
@@ -344,4 +357,30 @@ fn score_of(mean: f64) -> i32 {
     let mean = mean.clamp(1e-6, 1.0 - 1e-6);
     let points = REWARD_SCALE * (mean / (1.0 - mean)).ln();
     (points.round() as i32).clamp(-(MAX_EVALUATION - 1), MAX_EVALUATION - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chinese_checkers::{ChineseCheckers, Jumps, DEFAULT_MAX_MOVES};
+
+    #[test]
+    fn the_tree_stops_growing_at_its_limit() {
+        let root = ChineseCheckers::new(6, Jumps::Standard, DEFAULT_MAX_MOVES).unwrap();
+        let mut moves = Vec::new();
+        root.search_moves(&mut moves);
+        let grow = |max_nodes: usize| {
+            let mut tree = Tree::new(&root, Strength::FULL, max_nodes);
+            tree.expand(0, &root, &moves);
+            for _ in 0..2000 {
+                tree.iterate(&root);
+            }
+            tree.nodes.len()
+        };
+        // Unbounded, 2000 iterations grow the tree far past 1000 nodes; bounded, it stops within
+        // one expansion (one node's moves, far fewer than 200) of the limit.
+        assert!(grow(usize::MAX) > 1000);
+        let bounded = grow(200);
+        assert!((200..400).contains(&bounded), "{bounded} nodes");
+    }
 }
