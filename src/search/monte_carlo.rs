@@ -95,6 +95,8 @@ struct Tree<G: Game> {
     random: SmallRng,
     moves: Vec<G::Move>,
     hints: Vec<i32>,
+    /// The moves' indices in the order of their hints, while a node expands.
+    order: Vec<usize>,
     path: Vec<usize>,
     deepest: usize,
     /// Leaves expand only while the tree holds fewer nodes than this.
@@ -154,6 +156,7 @@ impl<G: Game> Tree<G> {
             random: SmallRng::seed_from_u64(root.hash() ^ SEED),
             moves: Vec::new(),
             hints: Vec::new(),
+            order: Vec::new(),
             path: Vec::new(),
             deepest: 0,
             max_nodes,
@@ -165,18 +168,21 @@ impl<G: Game> Tree<G> {
         self.hints.clear();
         self.hints.resize(moves.len(), 0);
         position.score_moves(moves, &mut self.hints);
-        let mut order: Vec<usize> = (0..moves.len()).collect();
-        order.sort_by_key(|&index| std::cmp::Reverse(self.hints[index]));
+        let hints = &self.hints;
+        self.order.clear();
+        self.order.extend(0..moves.len());
+        self.order
+            .sort_by_key(|&index| std::cmp::Reverse(hints[index]));
         let mover = position.side_to_move();
         if mover != self.root_player {
-            order.truncate(OPPONENT_CHILDREN);
+            self.order.truncate(OPPONENT_CHILDREN);
         }
         let first = self.nodes.len();
-        let count = order.len();
+        let count = self.order.len();
         self.nodes.extend(
-            order
-                .into_iter()
-                .map(|index| Node::new(Some(moves[index]), mover)),
+            self.order
+                .iter()
+                .map(|&index| Node::new(Some(moves[index]), mover)),
         );
         let parent = &mut self.nodes[node];
         parent.first_child = first;
