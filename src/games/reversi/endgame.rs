@@ -590,6 +590,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
     /// opponent proves the cut-off without a search. Inlined into [`Solver::scout`], like
     /// [`Solver::probable_cutoff`], for its `Option` result.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // by index (see [`Solver::shallow`])
     fn enhanced_cutoff(
         &self,
         player: u64,
@@ -598,9 +599,18 @@ impl<'a, K: Kernels> Solver<'a, K> {
         beta: i32,
         empties: u32,
     ) -> Option<i32> {
+        // Every child's bucket is asked for first, so that the cache misses overlap.
+        let mut keys = [0u64; 32];
+        let mut count = 0;
         for square in bitboard::squares(moves) {
             let flipped = self.cpu.flips(square, player, opponent);
             let key = table_key(opponent ^ flipped, player ^ flipped ^ bit(square));
+            self.shared.table.prefetch(key);
+            keys[count] = key;
+            count += 1;
+        }
+        for index in 0..count {
+            let key = keys[index];
             if let Some(entry) = self.shared.table.probe(key) {
                 if entry.depth as u32 >= empties - 1
                     && self.trusts(&entry)
@@ -878,6 +888,14 @@ impl MoveList {
                 let flipped = solver.cpu.flips(square, player, opponent);
                 let next_player = opponent ^ flipped;
                 let next_opponent = player ^ flipped ^ bit(square);
+                // The children's buckets are asked for while the list is built, so that their
+                // probes find them loaded (from `ETC_EMPTIES` the cut-off's probes load them).
+                if empties > TABLE_EMPTIES && empties < ETC_EMPTIES {
+                    solver
+                        .shared
+                        .table
+                        .prefetch(table_key(next_player, next_opponent));
+                }
                 let value = if Some(square) == table_move {
                     1 << 30
                 } else if empties >= EVALUATION_SORT_EMPTIES {
