@@ -838,10 +838,14 @@ fn stability_ceiling<K: Kernels>(
     64 - 2 * cpu.stable_discs(opponent, player).count_ones() as i32
 }
 
+#[inline(always)]
 fn table_key(player: u64, opponent: u64) -> u64 {
     // Relative to the side to move, so the colour does not matter to the solver.
-    use crate::game::Game;
-    Reversi::from_discs(player, opponent, 0).hash() ^ SOLVER_KEY
+    let mut key = (player ^ SOLVER_KEY).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(32);
+    key ^= key >> 29;
+    key = key.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    key ^ (key >> 32)
 }
 
 /// The first `N` empty squares, odd-quadrant ones first.
