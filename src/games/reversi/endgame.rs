@@ -464,7 +464,10 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 return self.shallow(player, opponent, alpha, empties);
             }
             self.count_node();
-            if self.interrupted() {
+            // Below the table's empties nothing is stored, so an interruption is only looked for
+            // from there: the small subtrees below finish and their results are thrown away.
+            let checked = empties >= TABLE_EMPTIES;
+            if checked && self.interrupted() {
                 return 0;
             }
             let moves = self.cpu.moves(player, opponent);
@@ -568,7 +571,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
                     -beta,
                     empties - 1,
                 );
-                if self.interrupted() {
+                if checked && self.interrupted() {
                     return 0;
                 }
                 if score > best {
