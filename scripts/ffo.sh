@@ -4,7 +4,7 @@
 #
 #   scripts/ffo.sh [threads] [first] [last]      (defaults: 2 threads, #40..#59)
 #
-# Example: scripts/ffo.sh 2 40 49   — the #40-#49 half, the issue's 20-second target.
+# Example: scripts/ffo.sh 2 40 49   — the #40-#49 half, the issue's 12-second target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${1:-2}
