@@ -841,6 +841,8 @@ fn stability_ceiling<K: Kernels>(
     64 - 2 * cpu.stable_discs(opponent, player).count_ones() as i32
 }
 
+/// The solver's table key: a multiply-xorshift mix of the two bitboards, cheaper than the game's
+/// byte-table Zobrist hash (1% less time on FFO #40-#49) and unrelated to the midgame's keys.
 #[inline(always)]
 fn table_key(player: u64, opponent: u64) -> u64 {
     // Relative to the side to move, so the colour does not matter to the solver.
@@ -1344,6 +1346,44 @@ mod tests {
             found.extend(next);
         }
         found
+    }
+
+    #[test]
+    fn table_keys_tell_nearby_positions_apart() {
+        // Every position up to six plies from the start, and each with the colours swapped.
+        let start = Reversi::new();
+        let mut positions = vec![(start.player, start.opponent)];
+        for _ in 0..3 {
+            let mut next: Vec<(u64, u64)> = positions
+                .iter()
+                .flat_map(|&(player, opponent)| neighbourhood(player, opponent))
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            positions = next;
+        }
+        let swapped: Vec<(u64, u64)> = positions.iter().map(|&(p, o)| (o, p)).collect();
+        positions.extend(swapped);
+        positions.sort_unstable();
+        positions.dedup();
+        let mut keys: Vec<u64> = positions
+            .iter()
+            .map(|&(player, opponent)| table_key(player, opponent))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert!(positions.len() > 10_000, "{} positions", positions.len());
+        assert_eq!(keys.len(), positions.len());
+        // The bucket index takes the key's high bits: they must vary too.
+        let mut high: Vec<u64> = keys.iter().map(|key| key >> 44).collect();
+        high.sort_unstable();
+        high.dedup();
+        assert!(
+            high.len() * 10 >= keys.len() * 9,
+            "{} of {}",
+            high.len(),
+            keys.len()
+        );
     }
 
     /// One single-threaded solve with `cpu`'s kernels: the best score and the node count.
