@@ -260,32 +260,6 @@ pub fn search_with<G: Game>(
     table.new_search();
     let root_player = root.side_to_move();
     let players = root.player_count();
-    let best_reply =
-        mode == MultiplayerSearch::BestReply && players > 2 && root.null_move().is_some();
-    let keys_family = if best_reply {
-        BEST_REPLY_KEYS_FAMILY
-    } else {
-        ROOT_KEYS_FAMILY
-    };
-    let shared = Shared {
-        table,
-        stop,
-        nodes: AtomicU64::new(0),
-        selective_depth: AtomicU32::new(0),
-        start,
-        limits: request.limits,
-        root_player,
-        players,
-        root_key: if players > 2 {
-            crate::zobrist::key(keys_family, root_player as u64)
-        } else {
-            0
-        },
-        strength: request.strength,
-        best_reply,
-        probcut: request.probcut,
-        busy: (threads > 1).then(Busy::new),
-    };
     let mut root_moves = Vec::new();
     root.search_moves(&mut root_moves);
     if root.outcome().is_some() || root_moves.is_empty() {
@@ -321,6 +295,32 @@ pub fn search_with<G: Game>(
     if mode == MultiplayerSearch::MonteCarlo && players > 2 {
         return monte_carlo::search(root, &root_moves, request, stop, start, report);
     }
+    let best_reply =
+        mode == MultiplayerSearch::BestReply && players > 2 && root.null_move().is_some();
+    let keys_family = if best_reply {
+        BEST_REPLY_KEYS_FAMILY
+    } else {
+        ROOT_KEYS_FAMILY
+    };
+    let shared = Shared {
+        table,
+        stop,
+        nodes: AtomicU64::new(0),
+        selective_depth: AtomicU32::new(0),
+        start,
+        limits: request.limits,
+        root_player,
+        players,
+        root_key: if players > 2 {
+            crate::zobrist::key(keys_family, root_player as u64)
+        } else {
+            0
+        },
+        strength: request.strength,
+        best_reply,
+        probcut: request.probcut,
+        busy: (threads > 1).then(Busy::new),
+    };
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
         let shared = &shared;
