@@ -368,6 +368,13 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
         let _ = moves;
         scores.fill(0);
     }
+    /// Coarse values of `moves` for a stochastic move policy: a Monte-Carlo search's playouts
+    /// and its model of the other seats' choices draw at random among the moves of the highest
+    /// value, where the search's hints ([`Game::score_moves`]) would break every tie the same
+    /// way. The default is the hints.
+    fn policy_values(&self, moves: &[Self::Move], values: &mut [i32]) {
+        self.score_moves(moves, values);
+    }
     /// The number of moves the game probably still lasts, for time management.
     fn expected_moves_left(&self) -> u32;
     /// The unit of this game's evaluation, so that front-ends can show search scores in it.

@@ -4,13 +4,14 @@
 //! child with the best UCB1 value of *its own* mean reward (max-n backup, as in Sturtevant's
 //! analysis of UCT in multi-player games), expands the node it ends on, plays a short playout
 //! from there, scores every seat and adds each seat's reward to every node on the way. The root
-//! seat's nodes keep every search move; the other seats' keep only their first few moves in the
-//! order of the game's hints ([`Game::score_moves`]), so that the tree spends its iterations on
-//! the root seat's choices.
+//! seat's nodes keep every search move, in the order of the game's hints ([`Game::score_moves`]);
+//! the other seats' keep only a few moves of the highest policy value ([`Game::policy_values`],
+//! in Chinese Checkers the rows a move gains), drawn at random among equal values, so that the
+//! tree spends its iterations on the root seat's choices.
 //!
-//! A playout is a few turns of each seat, each move the one the hints rank first (ties broken at
-//! random), or with a small probability a random move (epsilon-greedy playouts, after Nijssen
-//! and Winands). It is then cut off and every seat is scored: its reward is its mean chance of
+//! A playout is a few turns of each seat, each move the best by the hints (the root seat) or by
+//! the policy values (the other seats), ties broken at random, or with a small probability a
+//! random move (epsilon-greedy playouts, after Nijssen and Winands). It is then cut off and every seat is scored: its reward is its mean chance of
 //! ending ahead of each other seat, the logistic of the difference of the two seats'
 //! evaluations ([`Game::evaluate`], each from its own seat), or 1, 1/2 or 0 by the places when
 //! the game has ended.
@@ -27,6 +28,7 @@ use super::{Iteration, RootLine, SearchOutcome, SearchRequest};
 use crate::game::{Game, Player, Strength, MAX_PLAYERS};
 use crate::score::MAX_EVALUATION;
 use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -165,16 +167,25 @@ impl<G: Game> Tree<G> {
 
     /// Adds the children of `node`, one per move of `moves`, best hint first.
     fn expand(&mut self, node: usize, position: &G, moves: &[G::Move]) {
+        let mover = position.side_to_move();
+        let opponent = mover != self.root_player;
         self.hints.clear();
         self.hints.resize(moves.len(), 0);
-        position.score_moves(moves, &mut self.hints);
+        if opponent {
+            position.policy_values(moves, &mut self.hints);
+        } else {
+            position.score_moves(moves, &mut self.hints);
+        }
         let hints = &self.hints;
         self.order.clear();
         self.order.extend(0..moves.len());
+        if opponent {
+            // Equal moves in a random order (the sort keeps it): the model draws among them.
+            self.order.shuffle(&mut self.random);
+        }
         self.order
             .sort_by_key(|&index| std::cmp::Reverse(hints[index]));
-        let mover = position.side_to_move();
-        if mover != self.root_player {
+        if opponent {
             self.order.truncate(OPPONENT_CHILDREN);
         }
         let first = self.nodes.len();
@@ -268,7 +279,11 @@ impl<G: Game> Tree<G> {
             } else {
                 self.hints.clear();
                 self.hints.resize(self.moves.len(), 0);
-                position.score_moves(&self.moves, &mut self.hints);
+                if position.side_to_move() == self.root_player {
+                    position.score_moves(&self.moves, &mut self.hints);
+                } else {
+                    position.policy_values(&self.moves, &mut self.hints);
+                }
                 let best = *self.hints.iter().max().expect("a move");
                 let ties = self.hints.iter().filter(|&&hint| hint == best).count();
                 let pick = self.random.random_range(0..ties);
@@ -369,6 +384,38 @@ fn score_of(mean: f64) -> i32 {
 mod tests {
     use super::*;
     use crate::games::chinese_checkers::{ChineseCheckers, Jumps, DEFAULT_MAX_MOVES};
+
+    #[test]
+    fn other_seats_are_modelled_by_a_draw_among_their_best_policy_moves() {
+        // Seat 1 has moved; seat 2's node keeps its moves of the most rows gained (the game's
+        // policy values), drawn at random among the ties, not always the same few of them.
+        let root = ChineseCheckers::new(6, Jumps::Standard, DEFAULT_MAX_MOVES).unwrap();
+        let mut moves = Vec::new();
+        root.search_moves(&mut moves);
+        let mut next = root.clone();
+        next.play_unchecked(moves[0]);
+        next.search_moves(&mut moves);
+        let mut values = vec![0; moves.len()];
+        next.policy_values(&moves, &mut values);
+        let best = *values.iter().max().unwrap();
+        let ties = values.iter().filter(|&&value| value == best).count();
+        assert!(ties > OPPONENT_CHILDREN, "{ties} moves of the best value");
+        let mut seen = std::collections::HashSet::new();
+        for draw in 0..40 {
+            let mut tree = Tree::new(&root, Strength::FULL, usize::MAX);
+            tree.random = SmallRng::seed_from_u64(draw);
+            tree.expand(0, &next, &moves);
+            let node = &tree.nodes[0];
+            assert_eq!(node.children, OPPONENT_CHILDREN);
+            for child in &tree.nodes[node.first_child..node.first_child + node.children] {
+                let mv = child.mv.unwrap();
+                let index = moves.iter().position(|&other| other == mv).unwrap();
+                assert_eq!(values[index], best, "{mv:?}");
+                seen.insert(mv);
+            }
+        }
+        assert_eq!(seen.len(), ties, "every tied move is drawn sometimes");
+    }
 
     #[test]
     fn the_tree_stops_growing_at_its_limit() {

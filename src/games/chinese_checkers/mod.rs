@@ -806,6 +806,13 @@ impl Game for ChineseCheckers {
         evaluation::score_moves(self, moves, scores);
     }
 
+    fn policy_values(&self, moves: &[ChineseCheckersMove], values: &mut [i32]) {
+        // The rows each move gains: the greedy player's rule (level 1).
+        for (mv, value) in moves.iter().zip(values.iter_mut()) {
+            *value = greedy::rows_gained(self, *mv);
+        }
+    }
+
     fn expected_moves_left(&self) -> u32 {
         evaluation::expected_moves_left(self)
     }
