@@ -175,8 +175,9 @@ pub enum MultiplayerSearch {
     /// [`Game::null_move`]; games without one are searched paranoid.
     BestReply,
     /// Monte-Carlo tree search (UCT) with max-n backup: every seat maximises its own reward,
-    /// estimated by short playouts scored with the evaluation. One thread; a node limit counts
-    /// iterations, and without a node or time limit it runs a fixed number of them.
+    /// estimated by short playouts scored with the evaluation. A tree per thread (root
+    /// parallelism); a node limit counts iterations, and without a node or time limit it runs a
+    /// fixed number of them.
     MonteCarlo,
 }
 
@@ -398,8 +399,10 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn null_move(&self) -> Option<Self::Move> {
         None
     }
-    /// How the search should treat three or more players in this game; the default is paranoid.
-    fn multiplayer_search(&self) -> MultiplayerSearch {
+    /// How the search should treat three or more players in this game, for a search capped at
+    /// `depth` plies (`None`: no cap); the default is paranoid.
+    fn multiplayer_search(&self, depth: Option<u32>) -> MultiplayerSearch {
+        let _ = depth;
         MultiplayerSearch::Paranoid
     }
 

@@ -238,7 +238,7 @@ pub fn search<G: Game>(
     workers: &mut Vec<Worker<G>>,
     report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
 ) -> SearchOutcome<G::Move> {
-    let mode = root.multiplayer_search();
+    let mode = root.multiplayer_search(request.limits.depth);
     search_with(root, request, mode, table, stop, workers, report)
 }
 

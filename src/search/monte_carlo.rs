@@ -16,10 +16,11 @@
 //! evaluations ([`Game::evaluate`], each from its own seat), or 1, 1/2 or 0 by the places when
 //! the game has ended.
 //!
-//! The search runs on the calling thread alone (the request's further threads are not used),
-//! uses no transposition table, and draws from a generator seeded by the root position, so that
-//! a search of a fixed number of iterations ([`Limits::nodes`] counts iterations) always
-//! returns the same move.
+//! With several threads each grows a tree of its own from the same root, with its own generator
+//! (root parallelism), and the root's statistics are added up at the end. The search uses no
+//! transposition table, and every thread's generator is seeded by the root position and the
+//! thread's number, so that a search of a fixed number of iterations ([`Limits::nodes`] counts
+//! iterations, shared out among the threads) always returns the same move.
 //!
 //! [`MultiplayerSearch::MonteCarlo`]: crate::game::MultiplayerSearch::MonteCarlo
 //! [`Limits::nodes`]: crate::time_management::Limits::nodes
@@ -56,6 +57,8 @@ const CHECK_INTERVAL: u64 = 16;
 const MAX_TREE_NODES: usize = 1 << 22;
 /// Mixed into the root's hash to seed the generator.
 const SEED: u64 = 0x6d63_7473;
+/// Multiplied by a thread's number and mixed into its generator's seed.
+const THREAD_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// A node of the tree: the position after `mv`, played by `mover`.
 struct Node<M> {
@@ -125,19 +128,54 @@ pub(super) fn search<G: Game>(
             DEFAULT_ITERATIONS
         })
         .max(1);
-    let mut tree = Tree::new(root, request.strength, MAX_TREE_NODES);
-    tree.expand(0, root, root_moves);
-    let mut done = 0;
-    while done < iterations {
-        if done % CHECK_INTERVAL == 0
-            && done > 0
-            && (stop.load(Ordering::Relaxed) || budget.is_some_and(|time| start.elapsed() >= time))
-        {
-            break;
+    let threads = request.threads.max(1);
+    let grow = |thread: usize| {
+        // The iterations are shared out among the threads (a fixed count stays reproducible).
+        let share = if iterations == u64::MAX {
+            u64::MAX
+        } else {
+            (iterations / threads as u64 + u64::from((thread as u64) < iterations % threads as u64))
+                .max(1)
+        };
+        let mut tree = Tree::new(root, request.strength, MAX_TREE_NODES / threads);
+        tree.random =
+            SmallRng::seed_from_u64(root.hash() ^ SEED ^ (thread as u64).wrapping_mul(THREAD_SEED));
+        tree.expand(0, root, root_moves);
+        let mut done = 0;
+        while done < share {
+            if done % CHECK_INTERVAL == 0
+                && done > 0
+                && (stop.load(Ordering::Relaxed)
+                    || budget.is_some_and(|time| start.elapsed() >= time))
+            {
+                break;
+            }
+            tree.iterate(root);
+            done += 1;
         }
-        tree.iterate(root);
-        done += 1;
-    }
+        (tree, done)
+    };
+    let (tree, done) = if threads == 1 {
+        grow(0)
+    } else {
+        // Root parallelism: a tree per thread, their root statistics added up at the end.
+        let grown: Vec<(Tree<G>, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|thread| scope.spawn(move || grow(thread)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| handle.join().expect("a search thread panicked"))
+                .collect()
+        });
+        let mut grown = grown.into_iter();
+        let (mut tree, mut done) = grown.next().expect("one tree a thread");
+        for (other, other_done) in grown {
+            tree.add_root_statistics(&other);
+            done += other_done;
+        }
+        (tree, done)
+    };
     let iteration = tree.result(root.side_to_move(), done, start);
     report(&iteration);
     SearchOutcome {
@@ -163,6 +201,29 @@ impl<G: Game> Tree<G> {
             deepest: 0,
             max_nodes,
         }
+    }
+
+    /// Adds the root's statistics of `other`, a tree of the same root grown by another thread,
+    /// to this tree's: the root seat's moves are in the same order in both.
+    fn add_root_statistics(&mut self, other: &Tree<G>) {
+        let mine = &self.nodes[0];
+        let theirs = &other.nodes[0];
+        debug_assert_eq!(mine.children, theirs.children);
+        let (first, their_first, children) = (mine.first_child, theirs.first_child, mine.children);
+        for index in 0..=children {
+            let (target, source) = match index {
+                0 => (0, 0),
+                _ => (first + index - 1, their_first + index - 1),
+            };
+            let source = &other.nodes[source];
+            debug_assert!(target == 0 || self.nodes[target].mv == source.mv);
+            let target = &mut self.nodes[target];
+            target.visits += source.visits;
+            for (sum, reward) in target.rewards.iter_mut().zip(&source.rewards) {
+                *sum += reward;
+            }
+        }
+        self.deepest = self.deepest.max(other.deepest);
     }
 
     /// Adds the children of `node`, one per move of `moves`, best hint first.
@@ -415,6 +476,79 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), ties, "every tied move is drawn sometimes");
+    }
+
+    #[test]
+    fn threads_share_the_iterations_and_add_up_their_roots() {
+        let root = ChineseCheckers::new(6, Jumps::Standard, DEFAULT_MAX_MOVES).unwrap();
+        let mut moves = Vec::new();
+        root.search_moves(&mut moves);
+        let run = |threads: usize| {
+            let request = SearchRequest {
+                limits: crate::time_management::Limits {
+                    nodes: Some(3001),
+                    ..Default::default()
+                },
+                threads,
+                ..SearchRequest::default()
+            };
+            let outcome = search(
+                &root,
+                &moves,
+                &request,
+                &AtomicBool::new(false),
+                Instant::now(),
+                &mut |_| {},
+            );
+            assert_eq!(outcome.nodes, 3001, "{threads} threads");
+            let lines = outcome.best.unwrap().lines;
+            assert_eq!(lines.len(), moves.len());
+            lines
+                .iter()
+                .map(|line| (line.mv, line.score))
+                .collect::<Vec<_>>()
+        };
+        let one = run(1);
+        let two = run(2);
+        // A fixed iteration count gives the same answer every time, with any number of threads;
+        // the second thread's tree is grown from another draw, so the two differ.
+        assert_eq!(two, run(2));
+        assert_eq!(run(3), run(3));
+        assert_ne!(one, two);
+        // The root statistics of two trees add up move by move.
+        let grow = |seed: u64| {
+            let mut tree = Tree::new(&root, Strength::FULL, usize::MAX);
+            tree.random = SmallRng::seed_from_u64(seed);
+            tree.expand(0, &root, &moves);
+            for _ in 0..500 {
+                tree.iterate(&root);
+            }
+            tree
+        };
+        let (mut first, second) = (grow(1), grow(2));
+        let statistics = |tree: &Tree<ChineseCheckers>| {
+            let root = &tree.nodes[0];
+            (0..=root.children)
+                .map(|index| {
+                    let node = &tree.nodes[if index == 0 {
+                        0
+                    } else {
+                        root.first_child + index - 1
+                    }];
+                    (node.mv, node.visits, node.rewards[0])
+                })
+                .collect::<Vec<_>>()
+        };
+        let (before, others) = (statistics(&first), statistics(&second));
+        first.add_root_statistics(&second);
+        let after = statistics(&first);
+        assert_eq!(after[0].1, 1000);
+        for ((sum, mine), theirs) in after.iter().zip(&before).zip(&others) {
+            assert_eq!(sum.0, mine.0);
+            assert_eq!(mine.0, theirs.0);
+            assert_eq!(sum.1, mine.1 + theirs.1);
+            assert!((sum.2 - mine.2 - theirs.2).abs() < 1e-9);
+        }
     }
 
     #[test]

@@ -29,8 +29,8 @@ pub enum Contender {
     Engine {
         /// 1 to 8.
         level: u8,
-        /// How three or more players are searched.
-        search: MultiplayerSearch,
+        /// How three or more players are searched; `None`: as the game chooses.
+        search: Option<MultiplayerSearch>,
         /// Whether the race solver plays once contact is over.
         race: bool,
         /// Search threads (1 unless `:tN` is given).
@@ -55,14 +55,14 @@ impl FromStr for Contender {
             .and_then(|level| level.trim_start_matches('l').parse().ok())
             .filter(|level| (1..=8).contains(level))
             .ok_or_else(|| format!("'{text}': expected greedy or a level 1..8"))?;
-        let mut search = ChineseCheckers::default().multiplayer_search();
+        let mut search = None;
         let mut race = true;
         let mut threads = 1;
         for flag in parts {
             match flag {
-                "brs" => search = MultiplayerSearch::BestReply,
-                "paranoid" => search = MultiplayerSearch::Paranoid,
-                "mcts" => search = MultiplayerSearch::MonteCarlo,
+                "brs" => search = Some(MultiplayerSearch::BestReply),
+                "paranoid" => search = Some(MultiplayerSearch::Paranoid),
+                "mcts" => search = Some(MultiplayerSearch::MonteCarlo),
                 "norace" => race = false,
                 _ => {
                     threads = flag
@@ -94,9 +94,10 @@ impl fmt::Display for Contender {
             } => {
                 write!(out, "L{level}")?;
                 match search {
-                    MultiplayerSearch::BestReply => write!(out, ":brs")?,
-                    MultiplayerSearch::Paranoid => write!(out, ":paranoid")?,
-                    MultiplayerSearch::MonteCarlo => write!(out, ":mcts")?,
+                    Some(MultiplayerSearch::BestReply) => write!(out, ":brs")?,
+                    Some(MultiplayerSearch::Paranoid) => write!(out, ":paranoid")?,
+                    Some(MultiplayerSearch::MonteCarlo) => write!(out, ":mcts")?,
+                    None => {}
                 }
                 if !race {
                     write!(out, ":norace")?;
@@ -274,6 +275,7 @@ fn choose(
         instant_single_move: true,
         probcut: true,
     };
+    let mode = mode.unwrap_or_else(|| position.multiplayer_search(request.limits.depth));
     let outcome = search::search_with(
         position,
         &request,
@@ -493,6 +495,8 @@ mod tests {
     fn contenders_read_back_what_they_write() {
         for text in [
             "greedy",
+            "L8",
+            "L3:t2",
             "L8:brs",
             "L5:paranoid:norace",
             "L8:brs:t2",
@@ -505,7 +509,7 @@ mod tests {
             "8:t2".parse::<Contender>(),
             Ok(Contender::Engine {
                 level: 8,
-                search: MultiplayerSearch::BestReply,
+                search: None,
                 race: true,
                 threads: 2,
             })

@@ -1012,6 +1012,23 @@ fn a_piece_left_behind_is_a_straggler() {
     assert!(terms.straggler > 0);
 }
 
+#[test]
+fn six_players_without_a_depth_cap_are_searched_by_monte_carlo() {
+    for (players, depth, expected) in [
+        (6, None, MultiplayerSearch::MonteCarlo),
+        (6, Some(5), MultiplayerSearch::BestReply),
+        (4, None, MultiplayerSearch::BestReply),
+        (3, None, MultiplayerSearch::BestReply),
+    ] {
+        let position = ChineseCheckers::new(players, Jumps::Standard, DEFAULT_MAX_MOVES).unwrap();
+        assert_eq!(
+            position.multiplayer_search(depth),
+            expected,
+            "{players} players, {depth:?}"
+        );
+    }
+}
+
 /// Monte-Carlo tree search of `position` with `iterations` iterations: its answer.
 fn monte_carlo(position: &ChineseCheckers, iterations: u64) -> RootLine<ChineseCheckersMove> {
     let request = SearchRequest {
