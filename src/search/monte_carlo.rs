@@ -206,15 +206,13 @@ impl<G: Game> Tree<G> {
     /// Adds the root's statistics of `other`, a tree of the same root grown by another thread,
     /// to this tree's: the root seat's moves are in the same order in both.
     fn add_root_statistics(&mut self, other: &Tree<G>) {
-        let mine = &self.nodes[0];
-        let theirs = &other.nodes[0];
-        debug_assert_eq!(mine.children, theirs.children);
-        let (first, their_first, children) = (mine.first_child, theirs.first_child, mine.children);
-        for index in 0..=children {
-            let (target, source) = match index {
-                0 => (0, 0),
-                _ => (first + index - 1, their_first + index - 1),
-            };
+        let (first, children) = (self.nodes[0].first_child, self.nodes[0].children);
+        let their_first = other.nodes[0].first_child;
+        debug_assert_eq!(children, other.nodes[0].children);
+        // The root itself, then its children side by side.
+        let pairs = std::iter::once((0, 0))
+            .chain((0..children).map(|index| (first + index, their_first + index)));
+        for (target, source) in pairs {
             let source = &other.nodes[source];
             debug_assert!(target == 0 || self.nodes[target].mv == source.mv);
             let target = &mut self.nodes[target];
