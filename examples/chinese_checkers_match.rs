@@ -6,7 +6,8 @@
 //!
 //! A contender is `greedy` or a level `1`..`8` with optional flags `:brs`, `:paranoid`, `:mcts`
 //! (Monte-Carlo tree search, whose iterations `--nodes` counts), `:norace` and `:tN` (N search
-//! threads instead of one).
+//! threads instead of one). Without a search flag a level searches as the game chooses: Monte-Carlo
+//! tree search for six players with no depth cap (level 8, no `--depth`), best-reply otherwise.
 
 use clap::Parser;
 use std::time::Duration;
