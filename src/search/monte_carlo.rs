@@ -11,10 +11,10 @@
 //!
 //! A playout is a few turns of each seat, each move the best by the hints (the root seat) or by
 //! the policy values (the other seats), ties broken at random, or with a small probability a
-//! random move (epsilon-greedy playouts, after Nijssen and Winands). It is then cut off and every seat is scored: its reward is its mean chance of
-//! ending ahead of each other seat, the logistic of the difference of the two seats'
-//! evaluations ([`Game::evaluate`], each from its own seat), or 1, 1/2 or 0 by the places when
-//! the game has ended.
+//! random move (epsilon-greedy playouts, after Nijssen and Winands). It is then cut off and
+//! every seat is scored: its reward is its mean chance of ending ahead of each other seat, the
+//! logistic of the difference of the two seats' evaluations ([`Game::evaluate`], each from its
+//! own seat), or 1, 1/2 or 0 by the places when the game has ended.
 //!
 //! With several threads each grows a tree of its own from the same root, with its own generator
 //! (root parallelism), and the root's statistics are added up at the end. The search uses no
@@ -137,9 +137,8 @@ pub(super) fn search<G: Game>(
             (iterations / threads as u64 + u64::from((thread as u64) < iterations % threads as u64))
                 .max(1)
         };
-        let mut tree = Tree::new(root, request.strength, MAX_TREE_NODES / threads);
-        tree.random =
-            SmallRng::seed_from_u64(root.hash() ^ SEED ^ (thread as u64).wrapping_mul(THREAD_SEED));
+        let seed = root.hash() ^ SEED ^ (thread as u64).wrapping_mul(THREAD_SEED);
+        let mut tree = Tree::new(root, request.strength, MAX_TREE_NODES / threads, seed);
         tree.expand(0, root, root_moves);
         let mut done = 0;
         while done < share {
@@ -187,13 +186,13 @@ pub(super) fn search<G: Game>(
 
 impl<G: Game> Tree<G> {
     /// A tree of the root alone, which grows to at most about `max_nodes` nodes.
-    fn new(root: &G, strength: Strength, max_nodes: usize) -> Tree<G> {
+    fn new(root: &G, strength: Strength, max_nodes: usize, seed: u64) -> Tree<G> {
         Tree {
             nodes: vec![Node::new(None, root.side_to_move())],
             players: root.player_count(),
             root_player: root.side_to_move(),
             strength,
-            random: SmallRng::seed_from_u64(root.hash() ^ SEED),
+            random: SmallRng::seed_from_u64(seed),
             moves: Vec::new(),
             hints: Vec::new(),
             order: Vec::new(),
@@ -228,13 +227,7 @@ impl<G: Game> Tree<G> {
     fn expand(&mut self, node: usize, position: &G, moves: &[G::Move]) {
         let mover = position.side_to_move();
         let opponent = mover != self.root_player;
-        self.hints.clear();
-        self.hints.resize(moves.len(), 0);
-        if opponent {
-            position.policy_values(moves, &mut self.hints);
-        } else {
-            position.score_moves(moves, &mut self.hints);
-        }
+        move_values(position, self.root_player, moves, &mut self.hints);
         let hints = &self.hints;
         self.order.clear();
         self.order.extend(0..moves.len());
@@ -336,13 +329,7 @@ impl<G: Game> Tree<G> {
             let chosen = if self.random.random_bool(EPSILON) {
                 self.random.random_range(0..self.moves.len())
             } else {
-                self.hints.clear();
-                self.hints.resize(self.moves.len(), 0);
-                if position.side_to_move() == self.root_player {
-                    position.score_moves(&self.moves, &mut self.hints);
-                } else {
-                    position.policy_values(&self.moves, &mut self.hints);
-                }
+                move_values(position, self.root_player, &self.moves, &mut self.hints);
                 let best = *self.hints.iter().max().expect("a move");
                 let ties = self.hints.iter().filter(|&&hint| hint == best).count();
                 let pick = self.random.random_range(0..ties);
@@ -427,6 +414,24 @@ impl<G: Game> Tree<G> {
     }
 }
 
+/// The values the search ranks `moves` of `position` by into `values`: the hints
+/// ([`Game::score_moves`]) for the root seat's moves, the policy values ([`Game::policy_values`])
+/// for the other seats'.
+fn move_values<G: Game>(
+    position: &G,
+    root_player: Player,
+    moves: &[G::Move],
+    values: &mut Vec<i32>,
+) {
+    values.clear();
+    values.resize(moves.len(), 0);
+    if position.side_to_move() == root_player {
+        position.score_moves(moves, values);
+    } else {
+        position.policy_values(moves, values);
+    }
+}
+
 fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -461,8 +466,7 @@ mod tests {
         assert!(ties > OPPONENT_CHILDREN, "{ties} moves of the best value");
         let mut seen = std::collections::HashSet::new();
         for draw in 0..40 {
-            let mut tree = Tree::new(&root, Strength::FULL, usize::MAX);
-            tree.random = SmallRng::seed_from_u64(draw);
+            let mut tree = Tree::new(&root, Strength::FULL, usize::MAX, draw);
             tree.expand(0, &next, &moves);
             let node = &tree.nodes[0];
             assert_eq!(node.children, OPPONENT_CHILDREN);
@@ -515,8 +519,7 @@ mod tests {
         assert_ne!(one, two);
         // The root statistics of two trees add up move by move.
         let grow = |seed: u64| {
-            let mut tree = Tree::new(&root, Strength::FULL, usize::MAX);
-            tree.random = SmallRng::seed_from_u64(seed);
+            let mut tree = Tree::new(&root, Strength::FULL, usize::MAX, seed);
             tree.expand(0, &root, &moves);
             for _ in 0..500 {
                 tree.iterate(&root);
@@ -555,7 +558,7 @@ mod tests {
         let mut moves = Vec::new();
         root.search_moves(&mut moves);
         let grow = |max_nodes: usize| {
-            let mut tree = Tree::new(&root, Strength::FULL, max_nodes);
+            let mut tree = Tree::new(&root, Strength::FULL, max_nodes, root.hash() ^ SEED);
             tree.expand(0, &root, &moves);
             for _ in 0..2000 {
                 tree.iterate(&root);
