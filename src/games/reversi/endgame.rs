@@ -199,9 +199,11 @@ impl<'a, K: Kernels> Solver<'a, K> {
         let depth = if empties >= 18 { 2 } else { 1 };
         let margin = self.selective * evaluation::DISC;
         let value = evaluation_search(player, opponent, depth, self);
-        if value >= (alpha + 1) * evaluation::DISC + margin {
+        // Final scores lie in -64..=64: no prediction may claim one outside (a window at the edge,
+        // such as (64, 65), has only one possible answer, and the search finds it).
+        if alpha < 64 && value >= (alpha + 1) * evaluation::DISC + margin {
             Some(alpha + 1)
-        } else if value <= alpha * evaluation::DISC - margin {
+        } else if alpha > -65 && value <= alpha * evaluation::DISC - margin {
             Some(alpha)
         } else {
             None
@@ -1466,5 +1468,37 @@ mod tests {
         };
         let solution = solve(position, &request).expect("a position in play solves");
         assert_eq!(Some(solution.moves[0].1), entry.best_score());
+    }
+
+    #[test]
+    fn a_near_wipe_out_keeps_its_scores_in_range() {
+        // Found by self-play (seed 6, game 481, exact from 20 empties): the side to move has 12
+        // discs against 32 and loses by about 60. A selective pass's window reaches -65, so its
+        // scouts ask whether a reply scores at least 65; the probable cut-off answered yes (a score
+        // no game can have), every root move came back as -65 and the root found no best move.
+        let position = Reversi {
+            player: 0x0030_3434_1020_2020,
+            opponent: 0x1f0f_0b0b_0f0f_1f0f,
+            side: 0,
+        };
+        assert!(position.empties() >= SELECTIVE_EMPTIES);
+        let stop = AtomicBool::new(false);
+        let solution = |all_moves: bool| {
+            let table = TranspositionTable::new(16);
+            let request = SolveRequest {
+                stop: &stop,
+                threads: 1,
+                start: Instant::now(),
+                hard_time: None,
+                all_moves,
+                table: &table,
+            };
+            solve(&position, &request).expect("a position in play solves")
+        };
+        let best = solution(false).moves[0].1;
+        // Every move searched with the full window and no selective pass: the exact scores.
+        let exact = solution(true).moves.iter().map(|&(_, score)| score).max();
+        assert_eq!(Some(best), exact);
+        assert!((-64..=64).contains(&best));
     }
 }
