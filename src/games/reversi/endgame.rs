@@ -1221,22 +1221,15 @@ impl<K: Kernels> Solver<'_, K> {
             }
             if best <= low && low > -65 {
                 failed_low = true;
-                high = if failed_high { 65 } else { best + 1 };
-                low = if failed_high {
-                    -65
-                } else {
-                    (best - 2 * ASPIRATION).max(-65)
-                };
+                (low, high) = ((best - 2 * ASPIRATION).max(-65), best + 1);
             } else if best >= high && high < 65 {
                 failed_high = true;
-                low = if failed_low { -65 } else { best - 1 };
-                high = if failed_low {
-                    65
-                } else {
-                    (best + 2 * ASPIRATION).min(65)
-                };
+                (low, high) = (best - 1, (best + 2 * ASPIRATION).min(65));
             } else {
                 return Some((best, square.expect("a root with moves has a best move")));
+            }
+            if failed_low && failed_high {
+                (low, high) = (-65, 65);
             }
         }
     }
