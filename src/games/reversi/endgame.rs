@@ -1395,18 +1395,28 @@ mod tests {
         );
     }
 
+    /// A one-thread request over `table` and `stop`, with no time limit unless `hard_time`.
+    fn one_thread_request<'a>(
+        stop: &'a AtomicBool,
+        table: &'a TranspositionTable,
+        all_moves: bool,
+        hard_time: Option<std::time::Duration>,
+    ) -> SolveRequest<'a> {
+        SolveRequest {
+            stop,
+            threads: 1,
+            start: Instant::now(),
+            hard_time,
+            all_moves,
+            table,
+        }
+    }
+
     /// One single-threaded solve with `cpu`'s kernels: the best score and the node count.
     fn solve_counting<K: Kernels>(cpu: K, position: &Reversi) -> (Option<i32>, u64) {
         let table = TranspositionTable::new(16);
         let stop = AtomicBool::new(false);
-        let request = SolveRequest {
-            stop: &stop,
-            threads: 1,
-            start: Instant::now(),
-            hard_time: None,
-            all_moves: false,
-            table: &table,
-        };
+        let request = one_thread_request(&stop, &table, false, None);
         let solution = solve_with(cpu, position, &request).expect("a position in play solves");
         (Some(solution.moves[0].1), solution.nodes)
     }
@@ -1465,14 +1475,7 @@ mod tests {
             }
         }
         let stop = AtomicBool::new(false);
-        let request = SolveRequest {
-            stop: &stop,
-            threads: 1,
-            start: Instant::now(),
-            hard_time: None,
-            all_moves: false,
-            table: &table,
-        };
+        let request = one_thread_request(&stop, &table, false, None);
         let solution = solve(position, &request).expect("a position in play solves");
         assert_eq!(Some(solution.moves[0].1), entry.best_score());
     }
@@ -1482,14 +1485,8 @@ mod tests {
     fn solve_within(position: &Reversi, all_moves: bool, seconds: u64) -> Vec<(ReversiMove, i32)> {
         let stop = AtomicBool::new(false);
         let table = TranspositionTable::new(16);
-        let request = SolveRequest {
-            stop: &stop,
-            threads: 1,
-            start: Instant::now(),
-            hard_time: Some(std::time::Duration::from_secs(seconds)),
-            all_moves,
-            table: &table,
-        };
+        let hard_time = Some(std::time::Duration::from_secs(seconds));
+        let request = one_thread_request(&stop, &table, all_moves, hard_time);
         solve(position, &request).map_or(Vec::new(), |solution| solution.moves)
     }
 
