@@ -9,6 +9,7 @@ pub mod endgame;
 pub mod evaluation;
 pub mod general;
 pub mod ggf;
+mod local_table;
 pub mod notation;
 pub mod obf;
 pub mod patterns;
