@@ -5,7 +5,7 @@
 //!
 //! * the last one to four empties have dedicated solvers that order empties by quadrant parity;
 //! * shallow nodes (up to [`SHALLOW_EMPTIES`]) order moves by parity only;
-//! * nodes with fewer than [`TABLE_EMPTIES`] empties (from 5) keep bounds in the thread's own small
+//! * nodes with fewer than [`TABLE_EMPTIES`] empties (from 4) keep bounds in the thread's own small
 //!   table ([`super::local_table`]), which stays in the core's cache;
 //! * deeper nodes probe the shared transposition table, cut off on stable discs, and order moves
 //!   fastest-first (fewest opponent replies, with the static evaluation from
@@ -33,13 +33,14 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// Nodes with at most this many empties use the parity-ordered shallow search.
 const SHALLOW_EMPTIES: u32 = 6;
-/// Nodes with at least this many empties use the shared transposition table (those below, from 5
-/// empties, the thread's own table: 21.6% fewer nodes and 11% less time on FFO #40-#49, one
-/// thread, `--hash 64`), and from [`ETC_EMPTIES`] they
-/// try enhanced transposition cut-offs. From 9 and 12, FFO #40-#49 took 3-6% fewer nodes, but
-/// each probe is a cache miss: from 10 and 14, 8% less time (paired runs, single-threaded). With
-/// two selective passes and the sorts from 16 empties, cut-offs from 13 empties: 664 M nodes
-/// against 677 M (single-threaded); the table from 9 or 11 empties took longer on 2 threads.
+/// Nodes with at least this many empties use the shared transposition table, and from
+/// [`ETC_EMPTIES`] they try enhanced transposition cut-offs; those below, from 4 empties, the
+/// thread's own table (from 5: 21.6% fewer nodes and 11% less time on FFO #40-#49, one thread,
+/// `--hash 64`; from 4: 3% fewer again, in the same time). The shared table from 9 and cut-offs
+/// from 12 took 3-6% fewer nodes, but each probe is a cache miss: from 10 and 14, 8% less time
+/// (paired runs, single-threaded). With two selective passes and the sorts from 16 empties,
+/// cut-offs from 13 empties: 664 M nodes against 677 M (single-threaded); the table from 9 or 11
+/// empties took longer on 2 threads.
 const TABLE_EMPTIES: u32 = 10;
 /// See [`TABLE_EMPTIES`].
 const ETC_EMPTIES: u32 = 13;
@@ -388,10 +389,18 @@ impl<'a, K: Kernels> Solver<'a, K> {
         })
     }
 
-    /// Null-window search with four empties, odd-quadrant squares first.
+    /// Null-window search with four empties, odd-quadrant squares first; bounds in the thread's
+    /// own table (3% fewer nodes on FFO #40-#49, the same time).
     fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
         self.cpu.run(|| {
             self.count_node();
+            let mut known = self.local_entry(player, opponent);
+            if known.lower as i32 > alpha {
+                return known.lower as i32;
+            }
+            if known.upper as i32 <= alpha {
+                return known.upper as i32;
+            }
             let empty = !(player | opponent);
             let squares = parity_ordered::<4>(empty);
             let mut best = -65;
@@ -416,11 +425,13 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 if score > best {
                     best = score;
                     if score > alpha {
-                        return score;
+                        break;
                     }
                 }
             }
             if best > -65 {
+                known.record(best, alpha, None);
+                self.local.set(known);
                 return best;
             }
             if self.cpu.can_move(opponent, player) {
@@ -430,7 +441,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
         })
     }
 
-    /// Null-window search near the end: parity ordering, no table.
+    /// Null-window search near the end: parity ordering, bounds in the thread's own table.
     #[allow(clippy::needless_range_loop)] // masks by index (see the loop)
     fn shallow(&mut self, player: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
         self.cpu.run(|| {
