@@ -199,6 +199,19 @@ impl<'a, K: Kernels> Solver<'a, K> {
             .get(table_key(player, opponent) ^ self.local_salt)
     }
 
+    /// Narrows `known` by a fail-soft null-window result and stores it in the local table.
+    #[inline(always)]
+    fn remember(
+        &self,
+        mut known: local_table::Entry,
+        score: i32,
+        alpha: i32,
+        square: Option<usize>,
+    ) {
+        known.record(score, alpha, square);
+        self.local.set(known);
+    }
+
     /// Whether a table entry's score may cut off here: exact results always, selective ones only in
     /// a selective pass no stricter than the one that wrote them.
     #[inline]
@@ -394,12 +407,10 @@ impl<'a, K: Kernels> Solver<'a, K> {
     fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
         self.cpu.run(|| {
             self.count_node();
-            let mut known = self.local_entry(player, opponent);
-            if known.lower as i32 > alpha {
-                return known.lower as i32;
-            }
-            if known.upper as i32 <= alpha {
-                return known.upper as i32;
+            let known = self.local_entry(player, opponent);
+            let decided = known.decision(alpha);
+            if decided != local_table::UNDECIDED {
+                return decided;
             }
             let empty = !(player | opponent);
             let squares = parity_ordered::<4>(empty);
@@ -430,8 +441,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 }
             }
             if best > -65 {
-                known.record(best, alpha, None);
-                self.local.set(known);
+                self.remember(known, best, alpha, None);
                 return best;
             }
             if self.cpu.can_move(opponent, player) {
@@ -460,12 +470,10 @@ impl<'a, K: Kernels> Solver<'a, K> {
             if ceiling <= alpha {
                 return ceiling;
             }
-            let mut known = self.local_entry(player, opponent);
-            if known.lower as i32 > alpha {
-                return known.lower as i32;
-            }
-            if known.upper as i32 <= alpha {
-                return known.upper as i32;
+            let known = self.local_entry(player, opponent);
+            let decided = known.decision(alpha);
+            if decided != local_table::UNDECIDED {
+                return decided;
             }
             let odd = odd_quadrants(!(player | opponent));
             let mut best = -65;
@@ -489,15 +497,13 @@ impl<'a, K: Kernels> Solver<'a, K> {
                     if score > best {
                         best = score;
                         if score > alpha {
-                            known.record(score, alpha, None);
-                            self.local.set(known);
+                            self.remember(known, score, alpha, None);
                             return score;
                         }
                     }
                 }
             }
-            known.record(best, alpha, None);
-            self.local.set(known);
+            self.remember(known, best, alpha, None);
             best
         })
     }
@@ -530,35 +536,27 @@ impl<'a, K: Kernels> Solver<'a, K> {
             let use_table = empties >= TABLE_EMPTIES;
             let key = table_key(player, opponent);
             let mut table_move = None;
-            // Below the shared table's empties, the thread's own table.
-            let mut known = if use_table {
-                local_table::Entry::unknown(0)
-            } else {
-                self.local.get(key ^ self.local_salt)
-            };
+            let mut known = local_table::Entry::unknown(0);
             if !use_table {
-                if known.lower as i32 > alpha {
-                    return known.lower as i32;
-                }
-                if known.upper as i32 <= alpha {
-                    return known.upper as i32;
+                // Below the shared table's empties, the thread's own table.
+                known = self.local.get(key ^ self.local_salt);
+                let decided = known.decision(alpha);
+                if decided != local_table::UNDECIDED {
+                    return decided;
                 }
                 if known.square < 64 {
                     table_move = Some(known.square as usize);
                 }
-            }
-            if use_table {
-                if let Some(entry) = self.shared.table.probe(key) {
-                    if let Some(code) = entry.move_code {
-                        table_move = Some(code as usize);
-                    }
-                    if entry.depth as u32 >= empties && self.trusts(&entry) {
-                        match entry.bound {
-                            Bound::Exact => return entry.score,
-                            Bound::Lower if entry.score >= beta => return entry.score,
-                            Bound::Upper if entry.score <= alpha => return entry.score,
-                            _ => {}
-                        }
+            } else if let Some(entry) = self.shared.table.probe(key) {
+                if let Some(code) = entry.move_code {
+                    table_move = Some(code as usize);
+                }
+                if entry.depth as u32 >= empties && self.trusts(&entry) {
+                    match entry.bound {
+                        Bound::Exact => return entry.score,
+                        Bound::Lower if entry.score >= beta => return entry.score,
+                        Bound::Upper if entry.score <= alpha => return entry.score,
+                        _ => {}
                     }
                 }
             }
@@ -643,8 +641,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
             if use_table {
                 self.store(key, best, best_square, alpha, beta, empties);
             } else {
-                known.record(best, alpha, best_square);
-                self.local.set(known);
+                self.remember(known, best, alpha, best_square);
             }
             best
         })

@@ -15,6 +15,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// [`Entry::decision`] when the entry does not settle the search.
+pub(super) const UNDECIDED: i32 = i32::MIN;
+
 /// Entries in each thread's table.
 const ENTRIES: usize = 1 << 14;
 
@@ -38,6 +41,20 @@ impl Entry {
             lower: -64,
             upper: 64,
             square: 64,
+        }
+    }
+
+    /// The bound that settles a null-window search at `alpha` (a lower bound above it or an upper
+    /// bound at most it), or [`UNDECIDED`]. A plain `i32` rather than an `Option`, for the hot
+    /// bodies that call it (see [`crate::cpu`]).
+    #[inline(always)]
+    pub fn decision(&self, alpha: i32) -> i32 {
+        if self.lower as i32 > alpha {
+            self.lower as i32
+        } else if self.upper as i32 <= alpha {
+            self.upper as i32
+        } else {
+            UNDECIDED
         }
     }
 
@@ -137,6 +154,11 @@ mod tests {
                 square: 19
             }
         );
+        let entry = table.get(key);
+        assert_eq!(entry.decision(9), 10);
+        assert_eq!(entry.decision(10), UNDECIDED);
+        assert_eq!(entry.decision(13), UNDECIDED);
+        assert_eq!(entry.decision(14), 14);
         // Another key of the same slot reads as unknown, and replaces the entry.
         let other = key ^ (ENTRIES as u64);
         assert_eq!(table.get(other), Entry::unknown(other));
