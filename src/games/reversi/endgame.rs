@@ -172,10 +172,9 @@ struct Solver<'a, K: Kernels> {
     /// be cut off by probability ([`Solver::probable_cutoff`]); its table entries carry the margin
     /// and serve stricter passes only as move hints.
     selective: i32,
-    /// This thread's own table, for the nodes below [`TABLE_EMPTIES`] (see [`local_table`]).
+    /// This thread's own table, for the nodes below [`TABLE_EMPTIES`] (see [`local_table`]), its
+    /// keys salted by this solve and pass.
     local: LocalTable,
-    /// Mixed into the local table's keys: this solve's and pass's.
-    local_salt: u64,
 }
 
 impl<'a, K: Kernels> Solver<'a, K> {
@@ -187,16 +186,8 @@ impl<'a, K: Kernels> Solver<'a, K> {
             abort,
             unreported: 0,
             selective,
-            local: LocalTable::of_this_thread(),
-            local_salt: local_table::salt(shared.solve, selective),
+            local: LocalTable::of_this_thread(local_table::salt(shared.solve, selective)),
         }
-    }
-
-    /// The local table's entry for this position in this pass.
-    #[inline(always)]
-    fn local_entry(&self, player: u64, opponent: u64) -> local_table::Entry {
-        self.local
-            .get(table_key(player, opponent) ^ self.local_salt)
     }
 
     /// Narrows `known` by a fail-soft null-window result and stores it in the local table.
@@ -407,7 +398,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
     fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
         self.cpu.run(|| {
             self.count_node();
-            let known = self.local_entry(player, opponent);
+            let known = self.local.get(table_key(player, opponent));
             let decided = known.decision(alpha);
             if decided != local_table::UNDECIDED {
                 return decided;
@@ -470,7 +461,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
             if ceiling <= alpha {
                 return ceiling;
             }
-            let known = self.local_entry(player, opponent);
+            let known = self.local.get(table_key(player, opponent));
             let decided = known.decision(alpha);
             if decided != local_table::UNDECIDED {
                 return decided;
@@ -539,7 +530,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
             let mut known = local_table::Entry::unknown(0);
             if !use_table {
                 // Below the shared table's empties, the thread's own table.
-                known = self.local.get(key ^ self.local_salt);
+                known = self.local.get(key);
                 let decided = known.decision(alpha);
                 if decided != local_table::UNDECIDED {
                     return decided;
@@ -1254,7 +1245,8 @@ impl<K: Kernels> Solver<'_, K> {
 
     fn set_selective(&mut self, selective: i32) {
         self.selective = selective;
-        self.local_salt = local_table::salt(self.shared.solve, selective);
+        self.local
+            .set_salt(local_table::salt(self.shared.solve, selective));
         self.shared.selective.store(selective, Ordering::Relaxed);
     }
 

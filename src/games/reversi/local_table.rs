@@ -6,8 +6,8 @@
 //! most of them for little: no other thread writes it, so it needs no atomics, and an entry keeps
 //! both bounds of its position, which a null-window search narrows from either side.
 //!
-//! Direct-mapped, always replaced. A key is the solver's table key mixed with a salt of the solve
-//! and pass (see [`salt`]), so that an entry of another solve, or of a selective pass, never
+//! Direct-mapped, always replaced. The handle mixes a salt of the solve and pass (see [`salt`])
+//! into every key, so that an entry of another solve, or of a selective pass, never
 //! matches: nothing needs clearing, and a solve's node count does not depend on the solves before
 //! it.
 
@@ -83,23 +83,32 @@ thread_local! {
     };
 }
 
-/// A handle on the current thread's table: it stays on its thread (`Rc` is not `Send`).
+/// A handle on the current thread's table, with the salt of the current solve and pass: it stays
+/// on its thread (`Rc` is not `Send`).
 pub(super) struct LocalTable {
     entries: Rc<Entries>,
+    salt: u64,
 }
 
 impl LocalTable {
-    /// The table of the thread that calls.
-    pub fn of_this_thread() -> LocalTable {
+    /// The table of the thread that calls, its keys mixed with `salt`.
+    pub fn of_this_thread(salt: u64) -> LocalTable {
         LocalTable {
             entries: ENTRIES_OF_THREAD.with(Rc::clone),
+            salt,
         }
     }
 
-    /// The entry of `key`: the stored one, or one that knows nothing when the slot holds
+    /// Mixes `salt` into the keys from now on (a new pass).
+    pub fn set_salt(&mut self, salt: u64) {
+        self.salt = salt;
+    }
+
+    /// The entry of position `key`: the stored one, or one that knows nothing when the slot holds
     /// another position.
     #[inline(always)]
     pub fn get(&self, key: u64) -> Entry {
+        let key = key ^ self.salt;
         let entry = self.entries[key as usize % ENTRIES].get();
         if entry.key == key {
             entry
@@ -108,7 +117,8 @@ impl LocalTable {
         }
     }
 
-    /// Stores `entry` in its slot, in place of whatever the slot held.
+    /// Stores `entry` (from [`LocalTable::get`], so its key is salted) in its slot, in place of
+    /// whatever the slot held.
     #[inline(always)]
     pub fn set(&self, entry: Entry) {
         self.entries[entry.key as usize % ENTRIES].set(entry);
@@ -136,7 +146,8 @@ mod tests {
 
     #[test]
     fn entries_keep_both_bounds_and_other_keys_know_nothing() {
-        let table = LocalTable::of_this_thread();
+        // Salt 0: the stored keys are the keys asked for.
+        let table = LocalTable::of_this_thread(0);
         let key = salt(new_solve(), 0) ^ 12345;
         let mut entry = table.get(key);
         assert_eq!((entry.lower, entry.upper, entry.square), (-64, 64, 64));
