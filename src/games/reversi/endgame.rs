@@ -1053,6 +1053,12 @@ fn corner_stability(discs: u64) -> i32 {
     count
 }
 
+/// Nodes of [`evaluation_search`] with at least this many plies left try their moves fewest
+/// replies first. The search's value does not depend on the order, only its size: on FFO #50 (one
+/// thread), 38.4 M evaluation nodes instead of 51.9 M, for the same solver tree; from 1 ply, 35.2 M
+/// but more time, the replies' move generation costing more than the leaves it saves.
+const EVALUATION_ORDER_DEPTH: u32 = 2;
+
 /// A small alpha-beta search on the midgame evaluation, for ordering near the root.
 fn evaluation_search<K: Kernels>(
     player: u64,
@@ -1060,6 +1066,7 @@ fn evaluation_search<K: Kernels>(
     depth: u32,
     solver: &mut Solver<K>,
 ) -> i32 {
+    #[allow(clippy::needless_range_loop)] // by index (see [`Solver::shallow`])
     fn search<K: Kernels>(
         player: u64,
         opponent: u64,
@@ -1080,8 +1087,30 @@ fn evaluation_search<K: Kernels>(
                 }
                 return final_score(player, opponent) * evaluation::DISC;
             }
-            let mut best = -crate::score::INFINITY;
+            // Squares in the order to try, each in the low 6 bits of a key sorted ascending.
+            let mut keys = [0u32; 32];
+            let mut count = 0;
             for square in bitboard::squares(moves) {
+                let mut key = square as u32;
+                if depth >= EVALUATION_ORDER_DEPTH {
+                    let flipped = solver.cpu.flips(square, player, opponent);
+                    let replies = solver
+                        .cpu
+                        .moves(opponent ^ flipped, player ^ flipped ^ bit(square));
+                    key |= (replies.count_ones() + (replies & CORNERS).count_ones()) << 6;
+                }
+                // Insertion: lists are short.
+                let mut at = count;
+                while at > 0 && keys[at - 1] > key {
+                    keys[at] = keys[at - 1];
+                    at -= 1;
+                }
+                keys[at] = key;
+                count += 1;
+            }
+            let mut best = -crate::score::INFINITY;
+            for index in 0..count {
+                let square = (keys[index] & 63) as usize;
                 let flipped = solver.cpu.flips(square, player, opponent);
                 let score = -search(
                     opponent ^ flipped,
@@ -1443,6 +1472,63 @@ mod tests {
             high.len(),
             keys.len()
         );
+    }
+
+    /// Plain minimax on the evaluation, every move in square order, no pruning.
+    fn minimax(player: u64, opponent: u64, depth: u32) -> i32 {
+        let cpu = crate::cpu::Portable;
+        if depth == 0 {
+            return evaluation::evaluate_with(cpu, player, opponent, Strength::FULL);
+        }
+        let moves = cpu.moves(player, opponent);
+        if moves == 0 {
+            if cpu.can_move(opponent, player) {
+                return -minimax(opponent, player, depth);
+            }
+            return final_score(player, opponent) * evaluation::DISC;
+        }
+        bitboard::squares(moves)
+            .map(|square| {
+                let flipped = cpu.flips(square, player, opponent);
+                -minimax(
+                    opponent ^ flipped,
+                    player ^ flipped ^ bit(square),
+                    depth - 1,
+                )
+            })
+            .max()
+            .expect("a move")
+    }
+
+    #[test]
+    fn the_evaluation_search_finds_the_minimax_value_whatever_its_move_order() {
+        // Its moves are tried fewest replies first from `EVALUATION_ORDER_DEPTH` plies: pruning
+        // may skip nodes but never change the value.
+        let table = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let request = one_thread_request(&stop, &table, false, None);
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            nodes: AtomicU64::new(0),
+            request: &request,
+            parallel: false,
+            selective: AtomicI32::new(0),
+            solve: local_table::new_solve(),
+        };
+        let mut solver = Solver::new(crate::cpu::Portable, &shared, None);
+        let entries =
+            obf::parse_file(include_str!("../../../tests/data/fforum-20-39.obf")).unwrap();
+        for entry in &entries[..8] {
+            let (player, opponent) = (entry.position.player, entry.position.opponent);
+            for depth in 1..=3 {
+                assert_eq!(
+                    evaluation_search(player, opponent, depth, &mut solver),
+                    minimax(player, opponent, depth),
+                    "depth {depth}"
+                );
+            }
+        }
     }
 
     /// A one-thread request over `table` and `stop`, with no time limit unless `hard_time`.
