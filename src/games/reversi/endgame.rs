@@ -46,10 +46,14 @@ const TABLE_EMPTIES: u32 = 10;
 const ETC_EMPTIES: u32 = 13;
 /// Nodes with at least this many empties sort moves by a shallow evaluation search; from this
 /// many they also try the table's move before sorting the others, so a cut-off by the table's
-/// move costs no sort (0.4% fewer nodes on FFO #40-#49, all of them the sort's own). From 16
-/// rather than 15 since the two selective passes: 677 M nodes against 689 M (14: 710 M; 17 and 18:
-/// 714-716 M; single-threaded, `--hash 64`).
-const EVALUATION_SORT_EMPTIES: u32 = 16;
+/// move costs no sort (0.4% fewer nodes on FFO #40-#49, all of them the sort's own). From 18, with
+/// the static ordering below it, rather than 16 with a 1-ply search at 16-17: an evaluation
+/// search's nodes cost several solver nodes each (a pattern evaluation per leaf), and the larger
+/// positions lose fewer nodes than the 1-ply searches cost. One thread: FFO #50-#52 and #56
+/// 1,312.5 M nodes against 1,363.0 M (17: 1,354.7 M), #50 0.97x and #57 0.95x the time (3 paired
+/// runs each); FFO #53-#54 on 2 threads 73.8 s against 76.1 s; but FFO #40-#49 (`--hash 64`)
+/// 492.6 M nodes against 466.9 M and 1.065x the time (3 pairs).
+const EVALUATION_SORT_EMPTIES: u32 = 18;
 /// Nodes with at least this many empties (and fewer than [`EVALUATION_SORT_EMPTIES`]) add the
 /// static evaluation after the move to the fast ordering value. On FFO #40-#49 (single-threaded,
 /// with [`STATIC_EVALUATION_WEIGHT`] 1024), nodes against none: from 13 empties -7.7%, from 12
@@ -984,8 +988,7 @@ impl MoveList {
                     let depth = match empties {
                         23.. => 4,
                         21..=22 => 3,
-                        18..=20 => 2,
-                        _ => 1,
+                        _ => 2,
                     };
                     -evaluation_search(
                         next_player,
