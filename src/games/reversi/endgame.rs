@@ -71,10 +71,11 @@ const EVALUATION_SORT_MOBILITY_WEIGHT: i32 = 400;
 /// The evaluation search that orders a move (from [`EVALUATION_SORT_EMPTIES`]) is exact only
 /// down to this many discs below the node's alpha; a move further below gets a bound, in a search
 /// that stops as soon as it proves one (Edax's sort window does the same). Measured with one
-/// thread: FFO #40-#49 (`--hash 64`) 466.9 M nodes against 474.6 M for exact values (evaluation
-/// nodes 24.8 M against 30.7 M), FFO #50-#52 and #56 (`--hash 512`) 1,363.0 M against 1,388.2 M;
-/// margins 2, 6, 8, 12 gave 1,829-1,846 M on the two sets together (4: 1,830 M, exact: 1,863 M).
-/// A bound above (moves far above beta given bounds too) cost 19-30% more solver nodes.
+/// thread, when the sorts started at 16 empties: FFO #40-#49 (`--hash 64`) 466.9 M nodes against
+/// 474.6 M for exact values (evaluation nodes 24.8 M against 30.7 M), FFO #50-#52 and #56
+/// (`--hash 512`) 1,363.0 M against 1,388.2 M; margins 2, 6, 8, 12 gave 1,829-1,846 M on the two
+/// sets together (4: 1,830 M, exact: 1,863 M). A bound above as well (moves far above beta given
+/// bounds too) cost 19-30% more solver nodes.
 const EVALUATION_SORT_MARGIN: i32 = 4;
 /// Nodes with at least this many empties may search their moves in parallel.
 const SPLIT_EMPTIES: u32 = 13;
@@ -981,10 +982,10 @@ impl MoveList {
                 let value = if Some(square) == table_move {
                     1 << 30
                 } else if empties >= EVALUATION_SORT_EMPTIES {
-                    // Near the root, a shallow search with the evaluation orders best.
-                    // Deeper from 18 and 21 empties: measured on FFO #40-#49 with the pattern
-                    // evaluation, 15-27% fewer nodes on the largest positions than depth 2 from 20;
-                    // depth 4 from 23 empties, 6% fewer nodes again (#45, #48, #49).
+                    // Near the root, a shallow search with the evaluation orders best: 2 plies
+                    // from 18 empties, 3 from 21 (measured on FFO #40-#49 when the sorts started
+                    // at 16 with 1 ply: 15-27% fewer nodes on the largest positions than 2 plies
+                    // from 20), 4 from 23 (6% fewer nodes again on #45, #48, #49).
                     let depth = match empties {
                         23.. => 4,
                         21..=22 => 3,
