@@ -983,12 +983,14 @@ impl MoveList {
                     1 << 30
                 } else if empties >= EVALUATION_SORT_EMPTIES {
                     // Near the root, a shallow search with the evaluation orders best: 2 plies
-                    // from 18 empties, 3 from 21 (measured on FFO #40-#49 when the sorts started
-                    // at 16 with 1 ply: 15-27% fewer nodes on the largest positions than 2 plies
-                    // from 20), 4 from 23 (6% fewer nodes again on #45, #48, #49).
+                    // from 18 empties, 3 at 22, 4 from 23 (6% fewer nodes than 3 plies on #45,
+                    // #48, #49). 3 plies at 22 only, not from 21: one thread, FFO #40-#49
+                    // (`--hash 64`) 485.7 M nodes against 492.6 M and 0.985x the time, FFO
+                    // #50-#52 and #56 1,299.4 M against 1,312.5 M, #50 0.971x the time (3 pairs
+                    // each); from 20: 492.6 M and 1,311.0 M; never: 490.9 M and 1,308.5 M.
                     let depth = match empties {
                         23.. => 4,
-                        21..=22 => 3,
+                        22 => 3,
                         _ => 2,
                     };
                     -evaluation_search(
