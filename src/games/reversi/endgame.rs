@@ -1094,82 +1094,72 @@ const EVALUATION_ORDER_DEPTH: u32 = 2;
 
 /// A small alpha-beta search on the midgame evaluation, for ordering near the root: the value
 /// within `(alpha, beta)` (evaluation units), otherwise a bound beyond it (fail-soft).
+#[allow(clippy::needless_range_loop)] // by index (see [`Solver::shallow`])
 fn evaluation_search<K: Kernels>(
     player: u64,
     opponent: u64,
     depth: u32,
-    alpha: i32,
+    mut alpha: i32,
     beta: i32,
     solver: &mut Solver<K>,
 ) -> i32 {
-    #[allow(clippy::needless_range_loop)] // by index (see [`Solver::shallow`])
-    fn search<K: Kernels>(
-        player: u64,
-        opponent: u64,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        solver: &mut Solver<K>,
-    ) -> i32 {
-        solver.cpu.run(|| {
-            solver.count_node();
-            if depth == 0 {
-                return evaluation::evaluate_with(solver.cpu, player, opponent, Strength::FULL);
+    solver.cpu.run(|| {
+        solver.count_node();
+        if depth == 0 {
+            return evaluation::evaluate_with(solver.cpu, player, opponent, Strength::FULL);
+        }
+        let moves = solver.cpu.moves(player, opponent);
+        if moves == 0 {
+            if solver.cpu.can_move(opponent, player) {
+                return -evaluation_search(opponent, player, depth, -beta, -alpha, solver);
             }
-            let moves = solver.cpu.moves(player, opponent);
-            if moves == 0 {
-                if solver.cpu.can_move(opponent, player) {
-                    return -search(opponent, player, depth, -beta, -alpha, solver);
-                }
-                return final_score(player, opponent) * evaluation::DISC;
-            }
-            // Squares in the order to try, each in the low 6 bits of a key sorted ascending.
-            let mut keys = [0u32; 32];
-            let mut count = 0;
-            for square in bitboard::squares(moves) {
-                let mut key = square as u32;
-                if depth >= EVALUATION_ORDER_DEPTH {
-                    let flipped = solver.cpu.flips(square, player, opponent);
-                    let replies = solver
-                        .cpu
-                        .moves(opponent ^ flipped, player ^ flipped ^ bit(square));
-                    key |= (replies.count_ones() + (replies & CORNERS).count_ones()) << 6;
-                }
-                // Insertion: lists are short.
-                let mut at = count;
-                while at > 0 && keys[at - 1] > key {
-                    keys[at] = keys[at - 1];
-                    at -= 1;
-                }
-                keys[at] = key;
-                count += 1;
-            }
-            let mut best = -crate::score::INFINITY;
-            for index in 0..count {
-                let square = (keys[index] & 63) as usize;
+            return final_score(player, opponent) * evaluation::DISC;
+        }
+        // Squares in the order to try, each in the low 6 bits of a key sorted ascending.
+        let mut keys = [0u32; 32];
+        let mut count = 0;
+        for square in bitboard::squares(moves) {
+            let mut key = square as u32;
+            if depth >= EVALUATION_ORDER_DEPTH {
                 let flipped = solver.cpu.flips(square, player, opponent);
-                let score = -search(
-                    opponent ^ flipped,
-                    player ^ flipped ^ bit(square),
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    solver,
-                );
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            break;
-                        }
+                let replies = solver
+                    .cpu
+                    .moves(opponent ^ flipped, player ^ flipped ^ bit(square));
+                key |= (replies.count_ones() + (replies & CORNERS).count_ones()) << 6;
+            }
+            // Insertion: lists are short.
+            let mut at = count;
+            while at > 0 && keys[at - 1] > key {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = key;
+            count += 1;
+        }
+        let mut best = -crate::score::INFINITY;
+        for index in 0..count {
+            let square = (keys[index] & 63) as usize;
+            let flipped = solver.cpu.flips(square, player, opponent);
+            let score = -evaluation_search(
+                opponent ^ flipped,
+                player ^ flipped ^ bit(square),
+                depth - 1,
+                -beta,
+                -alpha,
+                solver,
+            );
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
                     }
                 }
             }
-            best
-        })
-    }
-    search(player, opponent, depth, alpha, beta, solver)
+        }
+        best
+    })
 }
 
 /// Solves `position` exactly. `None` when the game is over or the solve was stopped.
