@@ -25,9 +25,9 @@ fn main() {
     let generic = arguments.get(3).is_some_and(|text| text == "generic");
     let start = ChineseCheckers::from_options(&options).expect("valid options");
     for current in 1..=depth {
-        let line = tabula::perft::timed(current, |depth| {
+        let line = tabula::game::perft::timed(current, |depth| {
             if generic {
-                tabula::perft::perft(&mut start.clone(), depth)
+                tabula::game::perft::perft(&mut start.clone(), depth)
             } else {
                 start.perft(depth)
             }

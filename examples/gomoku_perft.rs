@@ -21,7 +21,7 @@ fn main() {
             .expect("a valid position");
     }
     for depth in 1..=depth {
-        let line = tabula::perft::timed(depth, |depth| game.perft(depth));
+        let line = tabula::game::perft::timed(depth, |depth| game.perft(depth));
         println!(
             "{size}x{size} {} perft({depth}) = {} in {:.3} s: {:.1} M leaves/s",
             rule.name(),

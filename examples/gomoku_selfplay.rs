@@ -30,14 +30,15 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use tabula::base::transposition::TranspositionTable;
+use tabula::engine::clock;
 use tabula::game::{Game, Strength};
 use tabula::games::gomoku::evaluation::Weights;
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
+use tabula::search::limits::Limits;
 use tabula::search::{self, SearchRequest, Worker};
-use tabula::time_management::{self, Limits};
 use tabula::tools::matches::spec::parse_sprt;
 use tabula::tools::matches::statistics::{Pentanomial, Sprt, SprtDecision, SprtStatus, Trinomial};
-use tabula::transposition::TranspositionTable;
 
 /// The Gomoku level table: depth cap, evaluation strength and time cap (ms) of each level.
 const LEVELS: [(Option<u32>, u8, Option<u64>); 8] = [
@@ -114,10 +115,7 @@ impl Player {
         };
         if let Some(time) = self.movetime {
             let overhead = Duration::from_millis(5);
-            limits = limits.tightest(time_management::move_time(
-                Duration::from_millis(time),
-                overhead,
-            ));
+            limits = limits.tightest(clock::move_time(Duration::from_millis(time), overhead));
         }
         SearchRequest {
             limits,

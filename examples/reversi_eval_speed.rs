@@ -4,12 +4,12 @@
 
 use std::hint::black_box;
 use std::time::Instant;
+use tabula::base::zobrist::mix;
 use tabula::game::Game;
 use tabula::games::reversi::bitboard;
 use tabula::games::reversi::evaluation::hand_made;
 use tabula::games::reversi::patterns::Weights;
 use tabula::games::reversi::Reversi;
-use tabula::zobrist::mix;
 
 /// Positions from random games, every ply of each game.
 fn positions(games: u64) -> Vec<(u64, u64)> {

@@ -1,24 +1,15 @@
 //! Tabula: one engine for Reversi/Othello, Gomoku and Chinese Checkers.
 //!
-//! Layers: rules ([`games`], behind the [`game::Game`] trait) → search ([`search`]) → the engine
-//! façade ([`engine`]) → protocol front-ends ([`protocol`]).
+//! The layers, each importing only from those before it:
+//! [`base`] (scores, hashing, the transposition table) → [`game`] (the rules trait and what every
+//! game shares) → [`games`] (the three games) → [`search`] → [`engine`] (the façade) →
+//! [`protocol`] front-ends, [`tools`] and the [`server`].
 
-pub mod bench;
-pub mod budget;
-pub mod consistency;
-pub mod cpu;
+pub mod base;
 pub mod engine;
 pub mod game;
 pub mod games;
-pub mod levels;
-pub mod notation;
-pub mod ordering;
-pub mod perft;
 pub mod protocol;
-pub mod score;
 pub mod search;
 pub mod server;
-pub mod time_management;
 pub mod tools;
-pub mod transposition;
-pub mod zobrist;

@@ -167,7 +167,7 @@ fn main() -> Result<()> {
     .target(env_logger::Target::Stderr)
     .init();
     // Choose the instruction set now, so that the log (at info level) names it first.
-    tabula::cpu::fast();
+    tabula::base::cpu::fast();
     let cli = Cli::parse();
     choose_weights(&cli.weights)?;
     match cli.command {
@@ -202,7 +202,7 @@ fn main() -> Result<()> {
                         .context("unknown game")
                 })
                 .transpose()?;
-            bench(&tabula::bench::BenchSettings {
+            bench(&tabula::tools::bench::BenchSettings {
                 threads,
                 hash_megabytes: hash,
                 depth,
@@ -302,8 +302,8 @@ fn choose_weights(choice: &str) -> Result<()> {
     }
 }
 
-fn bench(settings: &tabula::bench::BenchSettings) {
-    let lines = tabula::bench::run(settings);
+fn bench(settings: &tabula::tools::bench::BenchSettings) {
+    let lines = tabula::tools::bench::run(settings);
     let (mut nodes, mut seconds) = (0u64, 0f64);
     for line in &lines {
         let time = line.elapsed.as_secs_f64();

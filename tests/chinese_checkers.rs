@@ -544,7 +544,7 @@ fn perft_from_greedy_play_into_the_end_game() {
 fn consistency_of_every_variant() {
     for (index, options) in VARIANTS.iter().chain(&RULE_OPTIONS).enumerate() {
         let start = variant(options);
-        tabula::consistency::check_random_games(&start, 2, 120, index as u64);
+        tabula::game::consistency::check_random_games(&start, 2, 120, index as u64);
     }
 }
 
@@ -560,7 +560,7 @@ fn consistency_into_the_end_game() {
             let mut position = variant(options);
             position.set_position_string(text).unwrap();
             assert!(position.outcome().is_none(), "{options}: {text}");
-            tabula::consistency::check_random_games(&position, 3, 60, index as u64);
+            tabula::game::consistency::check_random_games(&position, 3, 60, index as u64);
             // Greedy play from there should reach the end.
             let finished = playout_from(position, 0.9, 200, index as u64);
             finishing_positions += usize::from(finished.outcome().is_some());
@@ -585,7 +585,7 @@ fn playout_from(
         }
         let mv = choose(&position, &moves, greed, &mut rng);
         position.play_unchecked(mv);
-        tabula::consistency::check_position(&position);
+        tabula::game::consistency::check_position(&position);
     }
     position
 }
@@ -599,6 +599,6 @@ fn consistency_up_to_the_move_cap() {
         "players=1 max_moves=40",
     ] {
         let start = variant(options);
-        tabula::consistency::check_random_games(&start, 2, 60, options.len() as u64);
+        tabula::game::consistency::check_random_games(&start, 2, 60, options.len() as u64);
     }
 }

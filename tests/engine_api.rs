@@ -8,7 +8,7 @@ use tabula::engine::{Bound, Engine, EngineError, Mode, Request, Score, Settings,
 use tabula::game::Game;
 use tabula::games::chinese_checkers::{greedy, ChineseCheckers, Jumps};
 use tabula::games::reversi::Reversi;
-use tabula::time_management::Limits;
+use tabula::search::limits::Limits;
 
 fn engine(settings: Settings) -> (Engine<Reversi>, Arc<StopSignal>) {
     let stop = Arc::new(StopSignal::default());

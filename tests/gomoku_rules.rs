@@ -427,7 +427,10 @@ fn compare(game: &Gomoku, naive: &mut Naive) -> Vec<(Point, Kind)> {
             );
         }
         let value = game.evaluate(0, tabula::game::Strength::FULL);
-        assert!(value.abs() < tabula::score::MAX_EVALUATION, "{context}");
+        assert!(
+            value.abs() < tabula::base::score::MAX_EVALUATION,
+            "{context}"
+        );
     }
     forbidden
 }
@@ -437,7 +440,7 @@ fn assert_perft(game: &Gomoku, naive: &Naive, depth: usize) {
     let expected = naive.clone().perft(depth);
     if engine != expected {
         let mut start = game.clone();
-        for (mv, leaves) in tabula::perft::divide(&mut start, depth) {
+        for (mv, leaves) in tabula::game::perft::divide(&mut start, depth) {
             let mut child = naive.clone();
             child.play(to_point(game, mv));
             let naive_leaves = child.perft(depth - 1);

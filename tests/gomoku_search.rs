@@ -5,15 +5,15 @@
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use tabula::base::score;
+use tabula::base::transposition::TranspositionTable;
 use tabula::game::{Game, SolveRequest, Strength};
 use tabula::games::gomoku::evaluation::greedy_score;
 use tabula::games::gomoku::threats::Kind;
 use tabula::games::gomoku::vcf::{Budget, ThreatSolver};
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
-use tabula::score;
+use tabula::search::limits::Limits;
 use tabula::search::{self, SearchOutcome, SearchRequest, Worker};
-use tabula::time_management::Limits;
-use tabula::transposition::TranspositionTable;
 
 mod gomoku_positions;
 use gomoku_positions::{position, RULES};

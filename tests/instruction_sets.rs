@@ -40,7 +40,7 @@ fn perft(game: &str, depth: usize, portable: bool) -> (u64, String) {
 #[test]
 fn every_game_counts_perft_alike_on_both_instruction_sets() {
     #[cfg(target_arch = "x86_64")]
-    let fast = tabula::cpu::Avx2::detect().map_or("portable", |_| "avx2");
+    let fast = tabula::base::cpu::Avx2::detect().map_or("portable", |_| "avx2");
     #[cfg(not(target_arch = "x86_64"))]
     let fast = "portable";
     for (game, depth, count) in [

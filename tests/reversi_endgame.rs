@@ -6,12 +6,12 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use tabula::base::transposition::TranspositionTable;
 use tabula::game::{Game, SolveRequest};
 use tabula::games::reversi::obf;
 use tabula::games::reversi::Reversi;
+use tabula::search::limits::Limits;
 use tabula::search::{self, SearchRequest};
-use tabula::time_management::Limits;
-use tabula::transposition::TranspositionTable;
 
 const FFORUM_1_19: &str = include_str!("data/fforum-1-19.obf");
 const FFORUM_20_39: &str = include_str!("data/fforum-20-39.obf");
@@ -210,7 +210,7 @@ fn one_and_two_threads_agree_on_solved_positions() {
             .collect();
         assert_eq!(scores[0], scores[1], "{}", near_end.position_string());
         let exact = brute_force(&near_end);
-        let decoded = tabula::score::decode_win(scores[0]).map(|(margin, _)| margin);
+        let decoded = tabula::base::score::decode_win(scores[0]).map(|(margin, _)| margin);
         match exact.signum() {
             0 => assert_eq!(scores[0], 0),
             1 => assert_eq!((scores[0] > 0, decoded), (true, Some(exact))),

@@ -2,11 +2,11 @@
 //! makes, and Othello's calibrated model saves nodes.
 
 use std::sync::atomic::AtomicBool;
+use tabula::base::transposition::TranspositionTable;
 use tabula::game::{Game, GameError, Player, ProbCut, Strength};
 use tabula::games::reversi::{bench_positions, Reversi, ReversiMove};
+use tabula::search::limits::Limits;
 use tabula::search::{self, SearchOutcome, SearchRequest, Worker};
-use tabula::time_management::Limits;
-use tabula::transposition::TranspositionTable;
 
 /// Reversi with a ProbCut model chosen by the test instead of its own.
 #[derive(Clone, Debug, PartialEq)]

@@ -866,7 +866,7 @@ fn the_documented_room_session_replays() {
 /// Now each protocol answers in its own error form and the session ends.
 #[test]
 fn a_session_without_table_memory_is_told_the_server_is_busy() {
-    use tabula::budget::SharedLimits;
+    use tabula::base::budget::SharedLimits;
     use tabula::protocol::{input::ReaderLimits, output::Captured, serve_with};
     for (first, expected) in [
         ("name\n", "? server busy: "),

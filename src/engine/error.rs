@@ -27,7 +27,7 @@ pub enum EngineError {
     InvalidOption(String),
     /// Memory for the transposition table could not be had; the old table stays.
     #[error("{0}; the table stays as it was")]
-    Memory(#[from] crate::transposition::TableError),
+    Memory(#[from] crate::base::transposition::TableError),
     /// The game has no such feature.
     #[error("{0}")]
     Unsupported(String),

@@ -6,6 +6,7 @@
 //! front-end reads and writes moves in some notation, but scores, depths, nodes and times stay
 //! numbers. Protocol text is written only by the front-ends.
 
+pub mod clock;
 mod error;
 pub mod options;
 pub mod report;
@@ -18,13 +19,14 @@ pub use report::{Bound, Line, Report, Score};
 pub use session::{new_session, rules_session, session_for, Session};
 pub use stop::StopSignal;
 
+use crate::base::transposition::TranspositionTable;
+use crate::game::levels::LevelProfile;
 use crate::game::{
     DirectMove, DirectRequest, Game, GameError, Outcome, Player, SolutionScale, SolveRequest,
 };
-use crate::levels::LevelProfile;
+use crate::search::limits::Limits;
 use crate::search::{self, Iteration, RootLine, Worker};
-use crate::time_management::{self, Clock, Limits};
-use crate::transposition::TranspositionTable;
+use clock::Clock;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -329,7 +331,7 @@ impl<G: Game> Engine<G> {
     pub fn perft(&self, depth: usize) -> Result<u64, EngineError> {
         self.stop.arm();
         self.mark_long_perft(depth);
-        crate::perft::perft_until_stopped(&self.position, depth, self.stop.flag())
+        crate::game::perft::perft_until_stopped(&self.position, depth, self.stop.flag())
             .ok_or(EngineError::Stopped)
     }
 
@@ -367,8 +369,9 @@ impl<G: Game> Engine<G> {
         for mv in moves {
             let mut child = self.position.clone();
             child.play_unchecked(mv);
-            let leaves = crate::perft::perft_until_stopped(&child, depth - 1, self.stop.flag())
-                .ok_or(EngineError::Stopped)?;
+            let leaves =
+                crate::game::perft::perft_until_stopped(&child, depth - 1, self.stop.flag())
+                    .ok_or(EngineError::Stopped)?;
             lines.push((mv, leaves));
         }
         let total = lines.iter().map(|(_, leaves)| leaves).sum();
@@ -483,10 +486,10 @@ impl<G: Game> Engine<G> {
             _ => None,
         };
         if let Some(movetime) = movetime {
-            limits = limits.tightest(time_management::move_time(movetime, overhead));
+            limits = limits.tightest(clock::move_time(movetime, overhead));
         }
         if let Some(cap) = profile.time {
-            limits = limits.tightest(time_management::move_time(cap, overhead));
+            limits = limits.tightest(clock::move_time(cap, overhead));
         }
         limits
     }
@@ -622,7 +625,7 @@ impl<G: Game> Engine<G> {
         }
         // Only an explicit move time bounds a solve; otherwise it runs until done or stopped.
         let limits = limits.unwrap_or_else(|| match self.settings.movetime {
-            MoveTime::Fixed(time) => time_management::move_time(time, self.settings.overhead),
+            MoveTime::Fixed(time) => clock::move_time(time, self.settings.overhead),
             _ => Limits::default(),
         });
         if limits.hard_time.is_none() {

@@ -4,7 +4,7 @@
 //! Piskvork's `INFO` keys and NBoard's `set depth` map onto the same entries, so an option is
 //! declared once, with its type, range, default and help.
 
-use crate::budget::SharedLimits;
+use crate::base::budget::SharedLimits;
 use std::time::Duration;
 
 /// How long a move may think when no depth or node limit is set.
@@ -187,7 +187,7 @@ pub const OPTIONS: &[EngineOption] = &[
         name: "depth",
         kind: OptionKind::Integer {
             min: 1,
-            max: crate::score::MAX_PLY as u64 - 1,
+            max: crate::base::score::MAX_PLY as u64 - 1,
             zero: Some("no fixed depth"),
         },
         default: "0",
@@ -269,8 +269,8 @@ pub const OPTIONS: &[EngineOption] = &[
     EngineOption {
         name: "level",
         kind: OptionKind::Integer {
-            min: crate::levels::MIN_LEVEL as u64,
-            max: crate::levels::MAX_LEVEL as u64,
+            min: crate::game::levels::MIN_LEVEL as u64,
+            max: crate::game::levels::MAX_LEVEL as u64,
             zero: None,
         },
         default: "8",

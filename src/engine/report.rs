@@ -1,7 +1,7 @@
 //! Typed search reports: what a search found, with numbers, for each front-end to format its own way.
 
+use crate::base::score;
 use crate::game::ScoreUnit;
-use crate::score;
 use std::time::Duration;
 
 /// A score for the side to move.
@@ -28,7 +28,7 @@ pub enum Score {
 }
 
 impl Score {
-    /// A search score (see [`crate::score`]) in `unit`.
+    /// A search score (see [`crate::base::score`]) in `unit`.
     pub fn from_search(value: i32, unit: ScoreUnit) -> Score {
         match score::decode_win(value) {
             Some((margin, plies)) if value > 0 => Score::Win {

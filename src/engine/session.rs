@@ -2,10 +2,10 @@
 //! time. Moves go in and out as text in the game's notation; everything else is typed.
 
 use super::{Divide, Engine, EngineError, Report, Request, Settings, StopSignal};
+use crate::base::transposition::TranspositionTable;
+use crate::engine::clock::Clock;
 use crate::game::{Game, Outcome, Player, ScoreUnit};
 use crate::games::{self, AnyGame, GameVisitor};
-use crate::time_management::Clock;
-use crate::transposition::TranspositionTable;
 use std::sync::Arc;
 
 /// A game in progress, whatever the game. Implemented by [`Engine`] for every game.

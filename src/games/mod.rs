@@ -56,7 +56,7 @@ pub fn playout<G: Game>(start: &G, plies: usize, seed: u64) -> G {
         if moves.is_empty() {
             break;
         }
-        let pick = crate::zobrist::mix(seed ^ ply as u64) as usize % moves.len();
+        let pick = crate::base::zobrist::mix(seed ^ ply as u64) as usize % moves.len();
         position.play_unchecked(moves[pick]);
     }
     position

@@ -9,13 +9,13 @@
 use super::input::{split_id, Interrupt};
 use super::output::Output;
 use super::{Flow, FrontEnd};
+use crate::engine::clock::TimeLeft;
 use crate::engine::{
     new_session, options, Bound, EngineError, InfoMode, Mode, Report, Request, Score, Session,
     Settings, StopSignal,
 };
 use crate::game::{GameError, ScoreUnit};
 use crate::games;
-use crate::time_management::TimeLeft;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -29,7 +29,7 @@ use crate::game::{GameError, Player};
 use crate::games;
 use crate::games::reversi::ggf::{self, GgfError};
 use crate::games::reversi::notation;
-use crate::time_management::Limits;
+use crate::search::limits::Limits;
 use std::sync::Arc;
 
 /// The lines that interrupt a search: `ping` stops it, `quit` closes the input.

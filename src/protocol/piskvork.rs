@@ -14,6 +14,8 @@
 use super::input::Interrupt;
 use super::output::Output;
 use super::{Flow, FrontEnd};
+use crate::base::transposition::TranspositionTable;
+use crate::engine::clock::{TimeControl, TimeLeft};
 use crate::engine::{
     new_session, options, session_for, Bound, EngineError, InfoMode, Mode, Report, Request, Score,
     Session, Settings, StopSignal,
@@ -21,8 +23,6 @@ use crate::engine::{
 use crate::game::{GameError, ScoreUnit};
 use crate::games::gomoku::{notation, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use crate::games::{self, AnyGame};
-use crate::time_management::{TimeControl, TimeLeft};
-use crate::transposition::TranspositionTable;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -928,7 +928,7 @@ fn info(front: &mut Piskvork, rest: &str) -> Result<Option<String>, CommandError
         }
         "max_depth" => {
             let depth = info_number(&key, value)?;
-            let deepest = crate::score::MAX_PLY as u64 - 1;
+            let deepest = crate::base::score::MAX_PLY as u64 - 1;
             // Deeper than the engine can go means no limit.
             let depth = if depth > deepest { 0 } else { depth };
             front.session.set_option("depth", &depth.to_string())?;

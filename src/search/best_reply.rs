@@ -9,8 +9,8 @@
 //! Values at these nodes are kept for the coalition, the side to move there, as negamax keeps them.
 
 use super::{enter, negamax, stopped, table_cutoff, terminal_value, Shared, Worker, MAX_PLY};
+use crate::base::score::{self, INFINITY};
 use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
-use crate::score::{self, INFINITY};
 
 /// Ordering bonus of the table move and of the killers.
 const TABLE_MOVE: i32 = 1 << 28;

@@ -23,11 +23,11 @@
 //! iterations, shared out among the threads) always returns the same move.
 //!
 //! [`MultiplayerSearch::MonteCarlo`]: crate::game::MultiplayerSearch::MonteCarlo
-//! [`Limits::nodes`]: crate::time_management::Limits::nodes
+//! [`Limits::nodes`]: crate::search::limits::Limits::nodes
 
 use super::{Iteration, RootLine, SearchOutcome, SearchRequest};
+use crate::base::score::MAX_EVALUATION;
 use crate::game::{Game, Player, Strength, MAX_PLAYERS};
-use crate::score::MAX_EVALUATION;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -543,7 +543,7 @@ mod tests {
         root.search_moves(&mut moves);
         let run = |threads: usize| {
             let request = SearchRequest {
-                limits: crate::time_management::Limits {
+                limits: crate::search::limits::Limits {
                     nodes: Some(3001),
                     ..Default::default()
                 },

@@ -1,8 +1,8 @@
 //! Room clocks: the server times every seat with the engine's neutral [`Clock`] (main time, an
 //! increment, byo-yomi periods) and knows when the seat to move runs out of time.
 
+use crate::engine::clock::{Clock, TimeControl, TimeLeft};
 use crate::game::Player;
-use crate::time_management::{Clock, TimeControl, TimeLeft};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 

@@ -20,7 +20,7 @@ pub mod rooms;
 pub mod session;
 pub mod wire;
 
-use crate::budget::SharedLimits;
+use crate::base::budget::SharedLimits;
 use anyhow::{bail, Context, Result};
 use limits::Limits;
 use std::net::SocketAddr;

@@ -14,9 +14,9 @@ use super::wire::{
     Absence, ClockView, MoveRecord, MoveView, ResultView, RoomRecord, RoomView, SeatRecord,
     SeatSpec, SeatView,
 };
+use crate::base::transposition::TranspositionTable;
 use crate::engine::{session_for, Session, Settings, StopSignal};
 use crate::games;
-use crate::transposition::TranspositionTable;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -204,13 +204,13 @@ fn check_name(name: &str) -> Result<String, String> {
 }
 
 fn check_level(level: u8) -> Result<u8, String> {
-    if (crate::levels::MIN_LEVEL..=crate::levels::MAX_LEVEL).contains(&level) {
+    if (crate::game::levels::MIN_LEVEL..=crate::game::levels::MAX_LEVEL).contains(&level) {
         Ok(level)
     } else {
         Err(format!(
             "a level is {} to {}, not {level}",
-            crate::levels::MIN_LEVEL,
-            crate::levels::MAX_LEVEL
+            crate::game::levels::MIN_LEVEL,
+            crate::game::levels::MAX_LEVEL
         ))
     }
 }

@@ -11,12 +11,12 @@ use super::connection::{Connection, Line};
 use super::referee::{Event, GameSetup, Referee, RoomSpec, DEFAULT_TAKEOVER_LEVEL};
 use super::wire::{ClientMessage, ServerMessage};
 use super::{auth, State};
+use crate::base::transposition::TranspositionTable;
+use crate::engine::clock::TimeLeft;
 use crate::engine::{
     new_session, session_for, InfoMode, Mode, Request, Session, Settings, StopSignal,
 };
 use crate::games;
-use crate::time_management::TimeLeft;
-use crate::transposition::TranspositionTable;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -239,7 +239,7 @@ struct EngineSetup {
     level: u8,
     seat: usize,
     left: Option<TimeLeft>,
-    control: Option<crate::time_management::TimeControl>,
+    control: Option<crate::engine::clock::TimeControl>,
 }
 
 /// Tabula's move for a room: a session at the seat's level, on one thread of the shared budget,

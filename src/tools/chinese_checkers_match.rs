@@ -7,13 +7,14 @@
 //! at level 1, the race solver once contact is over), otherwise the search with the level's depth
 //! cap, evaluation strength and time cap, within the match's time per move.
 
+use crate::base::transposition::TranspositionTable;
+use crate::engine::clock;
 use crate::game::{DirectRequest, Game, MultiplayerSearch};
 use crate::games::chinese_checkers::board::HOME_DISTANCE;
 use crate::games::chinese_checkers::evaluation::Weights;
 use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, ChineseCheckersMove, Rules};
+use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
-use crate::time_management::{self, Limits};
-use crate::transposition::TranspositionTable;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -236,7 +237,7 @@ fn choose(
     let start = Instant::now();
     let profile = position.level_profile(level);
     let time = profile.time.map_or(movetime, |cap| cap.min(movetime));
-    let timed = time_management::move_time(time, Duration::ZERO);
+    let timed = clock::move_time(time, Duration::ZERO);
     let limits = match (settings.depth, settings.nodes) {
         (Some(depth), _) => Limits {
             depth: Some(depth),
@@ -312,7 +313,8 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
             }),
         })
         .collect();
-    let game_seed = crate::zobrist::mix(settings.seed ^ crate::zobrist::mix(index as u64));
+    let game_seed =
+        crate::base::zobrist::mix(settings.seed ^ crate::base::zobrist::mix(index as u64));
     let mut time = vec![Duration::ZERO; players];
     let mut moves = vec![0; players];
     let mut finished_after: Vec<Option<u32>> = vec![None; players];
@@ -322,7 +324,7 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
     while position.outcome().is_none() {
         let seat = position.side_to_move();
         let entry = at_seat[seat];
-        let seed = crate::zobrist::mix(game_seed ^ ply);
+        let seed = crate::base::zobrist::mix(game_seed ^ ply);
         let started = Instant::now();
         let mv = if (ply as usize) < settings.opening_plies {
             greedy::greedy_move(&position, seed).expect("a move")

@@ -4,6 +4,7 @@
 //! people script; `positions`, `progress` and `interrupt` are what they share.
 
 pub mod analyze;
+pub mod bench;
 pub mod chinese_checkers_match;
 pub mod interrupt;
 pub mod matches;

@@ -11,15 +11,15 @@
 //! left out. The output depends only on the configuration and the evaluation, not on the thread
 //! count.
 
+use crate::base::score;
+use crate::base::transposition::TranspositionTable;
+use crate::base::zobrist::mix;
 use crate::game::Game;
 use crate::games::reversi::probcut::{bucket, BUCKETS, BUCKET_WIDTH, FIRST_BUCKET_EMPTIES};
 use crate::games::reversi::{Reversi, ReversiMove};
-use crate::score;
+use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
-use crate::time_management::Limits;
 use crate::tools::reversi_selfplay::Random;
-use crate::transposition::TranspositionTable;
-use crate::zobrist::mix;
 use rayon::prelude::*;
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;

@@ -24,12 +24,12 @@
 //! A run can be resumed ([`SelfPlayConfig::resume`]): games are written whole and in order, so the
 //! file's last game, which may have been cut short, is dropped and replayed with the games after it.
 
+use crate::base::transposition::TranspositionTable;
+use crate::base::zobrist::mix;
 use crate::game::{Game, SolveRequest, Strength};
 use crate::games::reversi::{endgame, Reversi, ReversiMove};
+use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
-use crate::time_management::Limits;
-use crate::transposition::TranspositionTable;
-use crate::zobrist::mix;
 use rayon::prelude::*;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -272,7 +272,7 @@ fn engine_move(
     let total: f64 = candidates.iter().map(|&(_, weight)| weight).sum();
     let mut pick = random.unit() * total;
     // A proven result reads as its disc margin.
-    let value = match crate::score::decode_win(best) {
+    let value = match crate::base::score::decode_win(best) {
         Some((margin, _)) => best.signum() * margin * crate::games::reversi::evaluation::DISC,
         None => best,
     };

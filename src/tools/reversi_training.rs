@@ -12,9 +12,9 @@
 //! Everything runs in a fixed order, so the weights depend only on the data and the configuration.
 
 use super::reversi_selfplay as selfplay;
+use crate::base::zobrist::mix;
 use crate::games::reversi::evaluation::DISC;
 use crate::games::reversi::patterns::{self, FEATURE_COUNT, PHASES};
-use crate::zobrist::mix;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
@@ -301,8 +301,8 @@ fn train_phase(
                 .map(|&feature| quantised[feature as usize] as i32)
                 .sum();
             let prediction = prediction.clamp(
-                -crate::score::MAX_EVALUATION + 1,
-                crate::score::MAX_EVALUATION - 1,
+                -crate::base::score::MAX_EVALUATION + 1,
+                crate::base::score::MAX_EVALUATION - 1,
             );
             let error = (prediction as f64 - dataset.targets[index] as f64) / 100.0;
             absolute += error.abs();
@@ -571,8 +571,8 @@ pub fn error_files(data: &[std::path::PathBuf]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::transposition::TranspositionTable;
     use crate::tools::reversi_selfplay::{play_game, write_line, SelfPlayConfig};
-    use crate::transposition::TranspositionTable;
 
     #[test]
     fn phases_partition_the_empties() {

@@ -3,7 +3,7 @@
 //! input reading and solving, one position at a time, and prints a table.
 
 use crate::engine::{new_session, InfoMode, Settings, StopSignal};
-use crate::time_management::Limits;
+use crate::search::limits::Limits;
 use crate::tools::analyze::{input, search};
 use anyhow::{bail, Context, Result};
 use std::sync::Arc;
@@ -24,7 +24,7 @@ pub fn run(
     all_moves: bool,
 ) -> Result<()> {
     // No clock here: a first touch of the table may compact memory for huge pages.
-    crate::transposition::prefer_huge_pages();
+    crate::base::transposition::prefer_huge_pages();
     let settings = Settings {
         hash_megabytes: hash,
         threads,

@@ -10,15 +10,15 @@
 //! its farthest pieces then cost no rows, no straggler and no spread cost (strength 3 and up).
 //!
 //! Two players: a seat's value is the opponent's cost less its own. Three or more: the search
-//! scores a finished game by places (see [`crate::score::middle_place`]), so a position is valued
+//! scores a finished game by places (see [`crate::base::score::middle_place`]), so a position is valued
 //! between the best place the seat can still reach and the next one, by its lead over the best
 //! unfinished opponent: finishing always beats playing on, and every finished opponent costs a
 //! place. Solitaire: minus the cost.
 
 use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove, Finish, PIECES};
+use crate::base::score::{middle_place, MAX_EVALUATION};
 use crate::game::{Game, Player, ScoreUnit, Strength};
-use crate::score::{middle_place, MAX_EVALUATION};
 
 /// One row of progress toward the goal, in evaluation units.
 pub const ROW: i32 = 16;

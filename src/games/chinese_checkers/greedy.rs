@@ -26,7 +26,7 @@ pub fn greedy_move(position: &ChineseCheckers, seed: u64) -> Option<ChineseCheck
         .into_iter()
         .filter(|&mv| rows_gained(position, mv) == best)
         .collect();
-    let draw = crate::zobrist::mix(seed ^ crate::zobrist::mix(position.hash()));
+    let draw = crate::base::zobrist::mix(seed ^ crate::base::zobrist::mix(position.hash()));
     Some(ties[(draw % ties.len() as u64) as usize])
 }
 

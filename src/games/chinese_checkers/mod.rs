@@ -57,7 +57,7 @@ static PIECE_KEYS: [[u64; HOLES]; MAX_PLAYERS] = {
     while seat < MAX_PLAYERS {
         let mut hole = 0;
         while hole < HOLES {
-            keys[seat][hole] = crate::zobrist::key(HASH_FAMILY, (seat * 128 + hole) as u64);
+            keys[seat][hole] = crate::base::zobrist::key(HASH_FAMILY, (seat * 128 + hole) as u64);
             hole += 1;
         }
         seat += 1;
@@ -69,7 +69,7 @@ static SIDE_KEYS: [u64; MAX_PLAYERS] = {
     let mut keys = [0; MAX_PLAYERS];
     let mut seat = 0;
     while seat < MAX_PLAYERS {
-        keys[seat] = crate::zobrist::key(HASH_FAMILY, 1000 + seat as u64);
+        keys[seat] = crate::base::zobrist::key(HASH_FAMILY, 1000 + seat as u64);
         seat += 1;
     }
     keys
@@ -80,7 +80,7 @@ fn side_key(seat: usize) -> u64 {
 }
 
 fn finish_key(seat: usize, place: u8) -> u64 {
-    crate::zobrist::key(HASH_FAMILY, 2000 + (seat * 8) as u64 + place as u64)
+    crate::base::zobrist::key(HASH_FAMILY, 2000 + (seat * 8) as u64 + place as u64)
 }
 
 /// The key of `seat` having taken `turns` turns, while that is below the spoiling count; a
@@ -89,7 +89,7 @@ fn turn_key(seat: usize, turns: u8, limit: u8) -> u64 {
     if turns >= limit {
         0
     } else {
-        crate::zobrist::key(HASH_FAMILY, 3000 + (seat * 256) as u64 + turns as u64)
+        crate::base::zobrist::key(HASH_FAMILY, 3000 + (seat * 256) as u64 + turns as u64)
     }
 }
 

@@ -79,7 +79,7 @@ pub struct ParsedPosition {
 /// a bad `finished=` or `turns=` list.
 pub fn read_position(text: &str, players: usize) -> Result<ParsedPosition, GameError> {
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let fields = crate::notation::position_fields(text, "player", 2)?;
+    let fields = crate::game::notation::position_fields(text, "player", 2)?;
     let board = fields[0];
     let side_text = fields[1];
     if board.chars().count() != HOLES {

@@ -200,7 +200,7 @@ impl Race {
 
     /// A key of the race from `pieces`: equal keys mean the same race from the same position.
     fn key(&self, pieces: u128) -> u64 {
-        use crate::zobrist::mix;
+        use crate::base::zobrist::mix;
         let words = [
             pieces,
             self.targets,

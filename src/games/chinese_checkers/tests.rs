@@ -3,9 +3,9 @@
 
 use super::board::{hole_at, COLUMN_OF, GOAL_DISTANCES, NEIGHBOURS, NONE, ROW_OF};
 use super::*;
+use crate::base::transposition::TranspositionTable;
+use crate::search::limits::Limits;
 use crate::search::{self, RootLine, SearchRequest};
-use crate::time_management::Limits;
-use crate::transposition::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
 fn game(players: usize, jumps: Jumps) -> ChineseCheckers {
@@ -98,7 +98,7 @@ fn fast_perft_agrees_with_generic_perft() {
             for depth in 0..=3 {
                 assert_eq!(
                     start.perft(depth),
-                    crate::perft::perft(&mut start.clone(), depth),
+                    crate::game::perft::perft(&mut start.clone(), depth),
                     "{players} players, {jumps:?}, depth {depth}"
                 );
             }
@@ -360,7 +360,7 @@ fn a_blocked_player_passes() {
         assert_eq!(position, before);
         assert_eq!(
             position.perft(2),
-            crate::perft::perft(&mut position.clone(), 2)
+            crate::game::perft::perft(&mut position.clone(), 2)
         );
     }
     let mut start = game(3, Jumps::Standard);
@@ -650,7 +650,7 @@ fn evaluation_stays_in_range_and_prefers_progress() {
     );
     let mut three = load(3, Jumps::Standard, &text);
     play(&mut three, outside, empty);
-    let limit = crate::score::MAX_EVALUATION;
+    let limit = crate::base::score::MAX_EVALUATION;
     for level in 1..=8 {
         for seat in 0..3 {
             let value = three.evaluate(seat, Strength(level));

@@ -21,8 +21,8 @@ use super::lines::{geometry, window_masks};
 use super::patterns::{Pattern, PATTERN_COUNT};
 use super::threats::Kind;
 use super::{Gomoku, GomokuMove};
+use crate::base::score::MAX_EVALUATION;
 use crate::game::{Player, Strength};
-use crate::score::MAX_EVALUATION;
 use std::sync::OnceLock;
 
 /// Evaluations stay within this bound, strictly inside `±MAX_EVALUATION`.

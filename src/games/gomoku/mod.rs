@@ -22,7 +22,7 @@ pub mod renju;
 pub mod threats;
 pub mod vcf;
 
-use crate::cpu::{self, InstructionSet};
+use crate::base::cpu::{self, InstructionSet};
 use crate::game::{
     ForcedWin, Game, GameError, MoveCode, Outcome, Player, ProofRequest, Solution, SolveRequest,
     Strength,
@@ -38,10 +38,10 @@ pub use lines::{MAX_SIZE, MIN_SIZE};
 pub const DEFAULT_SIZE: usize = 15;
 
 const HASH_FAMILY: u64 = 3;
-const SIDE_KEY: u64 = crate::zobrist::key(HASH_FAMILY, 10_000);
+const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
 fn stone_key(colour: Player, point: usize) -> u64 {
-    crate::zobrist::key(HASH_FAMILY, (colour * MAX_POINTS + point) as u64)
+    crate::base::zobrist::key(HASH_FAMILY, (colour * MAX_POINTS + point) as u64)
 }
 
 /// Which rule set decides wins and forbidden points.
@@ -347,7 +347,7 @@ impl Gomoku {
 
     /// Puts a stone on an empty point, keeping every table but the winner and side.
     fn place(&mut self, point: usize, colour: Player) {
-        // The threat tables count bits: compiled for the chosen instruction set (`crate::cpu`).
+        // The threat tables count bits: compiled for the chosen instruction set (`crate::base::cpu`).
         cpu::dispatch!(cpu => cpu.run(|| {
             let geometry = geometry(self.size);
             self.cells[point] = colour as u8 + 1;
@@ -362,7 +362,7 @@ impl Gomoku {
 
     /// Takes a stone off, the inverse of [`Gomoku::place`].
     fn remove(&mut self, point: usize, colour: Player) {
-        // Compiled for the chosen instruction set (`crate::cpu`).
+        // Compiled for the chosen instruction set (`crate::base::cpu`).
         cpu::dispatch!(cpu => cpu.run(|| {
             let geometry = geometry(self.size);
             self.cells[point] = 0;
@@ -517,7 +517,7 @@ impl Game for Gomoku {
         if self.winner.is_some() {
             return;
         }
-        // Compiled for the chosen instruction set (`crate::cpu`): bit scans and the renju check.
+        // Compiled for the chosen instruction set (`crate::base::cpu`): bit scans and the renju check.
         cpu::dispatch!(cpu => cpu.run(|| {
             if self.checks_forbidden() {
                 self.for_each_empty(|point| {

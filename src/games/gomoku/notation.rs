@@ -110,7 +110,7 @@ pub fn parse_move_sequence(text: &str, size: usize) -> Result<Vec<GomokuMove>, G
 /// [`GameError::InvalidPosition`] when the rows, cells or side do not fit a `size`x`size` board.
 pub fn parse_board(text: &str, size: usize) -> Result<(Vec<u8>, Player), GameError> {
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let fields = crate::notation::position_fields(text, "side", 0)?;
+    let fields = crate::game::notation::position_fields(text, "side", 0)?;
     let (board, side_text) = (fields[0], fields[1]);
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != size {

@@ -473,7 +473,7 @@ fn search_moves_win_block_or_stay_near() {
 
 #[test]
 fn evaluation_stays_bounded_and_sees_threats() {
-    let bound = crate::score::MAX_EVALUATION;
+    let bound = crate::base::score::MAX_EVALUATION;
     let game = position(
         Rule::Freestyle,
         &["e8", "f8", "g8", "h8"],
@@ -522,7 +522,7 @@ fn consistency_on_every_rule_and_size() {
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
         for (size, games, plies) in [(5, 40, 30), (15, 3, 120), (20, 2, 100), (22, 1, 120)] {
             let start = Gomoku::new(size, rule).unwrap();
-            crate::consistency::check_random_games(&start, games, plies, size as u64);
+            crate::game::consistency::check_random_games(&start, games, plies, size as u64);
         }
     }
 }

@@ -145,7 +145,8 @@ impl ThreatSolver {
         self.limit = budget.nodes;
         self.aborted = false;
         self.root_move = None;
-        self.salt = crate::zobrist::key(SALT_FAMILY, (game.size * 4 + game.rule as usize) as u64);
+        self.salt =
+            crate::base::zobrist::key(SALT_FAMILY, (game.size * 4 + game.rule as usize) as u64);
         let deadline = Deadline {
             stop,
             time: deadline,
@@ -678,7 +679,7 @@ fn threat_win(solver: &mut ThreatSolver, game: &mut Gomoku, nodes: u64) -> Optio
 /// `solve` for Gomoku: a VCF, then VCTs with one open three more each time (up to
 /// [`SOLVE_THREES`]), until a win is proven, [`SOLVE_NODES`] nodes are spent, the stop flag is
 /// raised or the request's time runs out. The score is the search's
-/// score of a win in the line's plies (see [`crate::score::win_in`]).
+/// score of a win in the line's plies (see [`crate::base::score::win_in`]).
 pub fn solve(position: &Gomoku, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
     if position.outcome().is_some() {
         return None;
@@ -695,7 +696,7 @@ pub fn solve(position: &Gomoku, request: &SolveRequest) -> Option<Solution<Gomok
             let pv = solver.principal_line(&mut game, budget);
             nodes += solver.nodes();
             return Some(Solution {
-                moves: vec![(win.first, crate::score::win_in(win.plies as usize, 0))],
+                moves: vec![(win.first, crate::base::score::win_in(win.plies as usize, 0))],
                 scale: SolutionScale::Search,
                 pv,
                 nodes,

@@ -3,14 +3,14 @@
 //! Bit `row * 8 + column` is a square, with a1 = bit 0, h1 = bit 7 and a8 = bit 56 (row 1 at the top).
 //! The board is kept relative to the side to move: `player` holds its discs, `opponent` the others.
 //!
-//! The kernels ([`Kernels`]) have two implementations, chosen at run time ([`crate::cpu`]): AVX2
+//! The kernels ([`Kernels`]) have two implementations, chosen at run time ([`crate::base::cpu`]): AVX2
 //! (one 256-bit vector holds the four line directions, so a shift by `[1, 8, 9, 7]` moves every
 //! lane at once) with PEXT table look-ups for `last_flip_count` and pattern indices, and a portable
 //! scalar one. Hot loops (perft, the endgame solver, the evaluation) are generic over [`Kernels`]
 //! and compiled once per instruction set; the free functions here choose per call, for the rest.
 //! The tests check both implementations against slow scans.
 
-use crate::cpu::{self, InstructionSet, Portable};
+use crate::base::cpu::{self, InstructionSet, Portable};
 
 /// Every square but the a- and h-files, to stop horizontal and diagonal shifts wrapping around.
 const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -755,14 +755,14 @@ mod tests {
     fn random_boards(seed: u64, count: usize) -> impl Iterator<Item = (u64, u64)> {
         let mut state = seed;
         (0..count).map(move |index| {
-            state = crate::zobrist::mix(state);
+            state = crate::base::zobrist::mix(state);
             let occupied = match index % 4 {
-                0 => state | crate::zobrist::mix(state ^ 3),
+                0 => state | crate::base::zobrist::mix(state ^ 3),
                 1 => state,
-                2 => state & crate::zobrist::mix(state ^ 3),
+                2 => state & crate::base::zobrist::mix(state ^ 3),
                 _ => !(1u64 << (state % 64)),
             };
-            let player = occupied & crate::zobrist::mix(state ^ 1);
+            let player = occupied & crate::base::zobrist::mix(state ^ 1);
             (player, occupied & !player)
         })
     }
@@ -831,12 +831,12 @@ mod tests {
     fn last_flip_count_matches<K: Kernels>(cpu: K) {
         let mut state = 0x5EED_u64;
         for _ in 0..50_000 {
-            state = crate::zobrist::mix(state);
+            state = crate::base::zobrist::mix(state);
             let square = (state % 64) as usize;
-            let player = crate::zobrist::mix(state ^ 7) & !bit(square);
+            let player = crate::base::zobrist::mix(state ^ 7) & !bit(square);
             // Bias some boards toward few player discs, where long runs get flipped.
             let player = if state & 0x100 != 0 {
-                player & crate::zobrist::mix(state ^ 9)
+                player & crate::base::zobrist::mix(state ^ 9)
             } else {
                 player
             };
@@ -913,7 +913,7 @@ mod tests {
         for _ in 0..300 {
             // A random game to a random ply in the last half.
             let (mut player, mut opponent) = (START_BLACK, START_WHITE);
-            state = crate::zobrist::mix(state);
+            state = crate::base::zobrist::mix(state);
             let stop = 30 + state % 30;
             let mut ply = 0;
             while ply < stop && !random_move(&mut player, &mut opponent, &mut state) {
@@ -961,7 +961,7 @@ mod tests {
                 return true;
             }
         } else {
-            *state = crate::zobrist::mix(*state);
+            *state = crate::base::zobrist::mix(*state);
             let mut pick = legal;
             for _ in 0..(*state % legal.count_ones() as u64) {
                 pick &= pick - 1;

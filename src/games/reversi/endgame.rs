@@ -26,9 +26,9 @@ use super::bitboard::{self, bit, Kernels};
 use super::evaluation;
 use super::local_table::{self, LocalTable};
 use super::{final_score, Reversi, ReversiMove};
-use crate::cpu;
+use crate::base::cpu;
+use crate::base::transposition::{Bound, TranspositionTable};
 use crate::game::{Solution, SolutionScale, SolveRequest, Strength};
-use crate::transposition::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// Nodes with at most this many empties use the parity-ordered shallow search.
@@ -110,7 +110,7 @@ const PROBABLE_CUTOFF_EMPTIES: u32 = 8;
 /// is never 0, which marks exact ones.
 const SELECTIVE_MARGINS: [i32; 2] = [6, 14];
 /// Key mixed into table keys so that exact scores never meet midgame evaluations.
-const SOLVER_KEY: u64 = crate::zobrist::key(5, 1);
+const SOLVER_KEY: u64 = crate::base::zobrist::key(5, 1);
 /// The stop flag and clock are checked every this many nodes.
 const CHECK_INTERVAL: u64 = 4096;
 
@@ -126,7 +126,7 @@ const QUADRANTS: [u64; 4] = [
 #[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
     // Plain arithmetic, no iterator adapters: their calls, if not inlined first, would keep a hot
-    // body from being compiled for its instruction set (see [`crate::cpu`]).
+    // body from being compiled for its instruction set (see [`crate::base::cpu`]).
     let mut mask = 0;
     let mut index = 0;
     while index < 4 {
@@ -219,14 +219,14 @@ impl<'a, K: Kernels> Solver<'a, K> {
     /// Whether a table entry's score may cut off here: exact results always, selective ones only in
     /// a selective pass no stricter than the one that wrote them.
     #[inline]
-    fn trusts(&self, entry: &crate::transposition::Entry) -> bool {
+    fn trusts(&self, entry: &crate::base::transposition::Entry) -> bool {
         trusted(entry.evaluation, self.selective)
     }
 
     /// Selective pass only: a shallow evaluation search far outside the null window `(alpha,
     /// alpha + 1)` predicts the result, as in ProbCut. Inlined into [`Solver::scout`]: a call
     /// returning an `Option<i32>` would keep that body from being compiled for `cpu` (see
-    /// [`crate::cpu`]).
+    /// [`crate::base::cpu`]).
     #[inline(always)]
     fn probable_cutoff(
         &mut self,
@@ -270,7 +270,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
 
     /// Adds the unreported nodes to the total and checks the clock. Kept out of line: a call that
     /// returns a pair of values (here `Instant::elapsed`) inside a `cpu.run` body would stop that
-    /// body from being compiled for `cpu` (see [`crate::cpu`]).
+    /// body from being compiled for `cpu` (see [`crate::base::cpu`]).
     #[cold]
     #[inline(never)]
     fn report_nodes(&mut self) {
@@ -494,7 +494,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
                 moves & !odd & !CORNERS,
             ];
             // By index: an array's own iterator returns a pair from a call that may stay out of
-            // line, which keeps this body from being compiled for `cpu` (see [`crate::cpu`]).
+            // line, which keeps this body from being compiled for `cpu` (see [`crate::base::cpu`]).
             for index in 0..4 {
                 for square in bitboard::squares(masks[index]) {
                     let flipped = self.cpu.flips(square, player, opponent);
@@ -585,7 +585,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
             let mut remaining = moves;
             if empties >= EVALUATION_SORT_EMPTIES {
                 // Not `Option::filter`: a call that returns an `Option` can keep this body from
-                // being compiled for `cpu` (see [`crate::cpu`]).
+                // being compiled for `cpu` (see [`crate::base::cpu`]).
                 let square = table_move.unwrap_or(64);
                 if square < 64 && moves & bit(square) != 0 {
                     let flipped = self.cpu.flips(square, player, opponent);
@@ -892,7 +892,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
 /// Fail-soft stable-disc cut-off: the side to move cannot score above `64 - 2 * opponent's stable`,
 /// the ceiling returned; 65 (no cut-off) when `alpha` is below the threshold for `empties`. A plain
 /// `i32` rather than an `Option`, so that no hot body keeps a call returning a pair (see
-/// [`crate::cpu`]).
+/// [`crate::base::cpu`]).
 #[inline(always)]
 fn stability_ceiling<K: Kernels>(
     cpu: K,
@@ -997,7 +997,7 @@ impl MoveList {
                         next_player,
                         next_opponent,
                         depth,
-                        -crate::score::INFINITY,
+                        -crate::base::score::INFINITY,
                         sort_ceiling,
                         solver,
                     ) * 4
@@ -1136,7 +1136,7 @@ fn evaluation_search<K: Kernels>(
             keys[at] = key;
             count += 1;
         }
-        let mut best = -crate::score::INFINITY;
+        let mut best = -crate::base::score::INFINITY;
         for index in 0..count {
             let square = (keys[index] & 63) as usize;
             let flipped = solver.cpu.flips(square, player, opponent);
@@ -1391,8 +1391,8 @@ impl<K: Kernels> Solver<'_, K> {
             player,
             opponent,
             depth,
-            -crate::score::INFINITY,
-            crate::score::INFINITY,
+            -crate::base::score::INFINITY,
+            crate::base::score::INFINITY,
             self,
         ) / evaluation::DISC;
         (value.clamp(-64, 64) / 2) * 2
@@ -1502,7 +1502,7 @@ mod tests {
 
     /// Plain minimax on the evaluation, every move in square order, no pruning.
     fn minimax(player: u64, opponent: u64, depth: u32) -> i32 {
-        let cpu = crate::cpu::Portable;
+        let cpu = crate::base::cpu::Portable;
         if depth == 0 {
             return evaluation::evaluate_with(cpu, player, opponent, Strength::FULL);
         }
@@ -1542,14 +1542,14 @@ mod tests {
             selective: AtomicI32::new(0),
             solve: local_table::new_solve(),
         };
-        let mut solver = Solver::new(crate::cpu::Portable, &shared, None);
+        let mut solver = Solver::new(crate::base::cpu::Portable, &shared, None);
         let entries =
             obf::parse_file(include_str!("../../../tests/data/fforum-20-39.obf")).unwrap();
         for entry in &entries[..8] {
             let (player, opponent) = (entry.position.player, entry.position.opponent);
             for depth in 1..=3 {
                 let exact = minimax(player, opponent, depth);
-                let infinity = crate::score::INFINITY;
+                let infinity = crate::base::score::INFINITY;
                 assert_eq!(
                     evaluation_search(player, opponent, depth, -infinity, infinity, &mut solver),
                     exact,

@@ -13,7 +13,7 @@
 use super::bitboard::{bit, Kernels};
 use super::patterns::Weights;
 use super::ReversiMove;
-use crate::cpu;
+use crate::base::cpu;
 use crate::game::{ScoreUnit, Strength};
 use std::sync::OnceLock;
 
@@ -176,8 +176,8 @@ fn hand_made_features<K: Kernels>(cpu: K, player: u64, opponent: u64, level: u8)
         value += blend(WEIGHTS.parity, phase) * parity * phase / 60;
     }
     value.clamp(
-        -crate::score::MAX_EVALUATION + 1,
-        crate::score::MAX_EVALUATION - 1,
+        -crate::base::score::MAX_EVALUATION + 1,
+        crate::base::score::MAX_EVALUATION - 1,
     )
 }
 
@@ -286,9 +286,9 @@ mod tests {
     fn instruction_sets_agree() {
         let mut state = 0xE7A1_u64;
         for _ in 0..2_000 {
-            state = crate::zobrist::mix(state);
-            let occupied = state | crate::zobrist::mix(state ^ 1);
-            let player = occupied & crate::zobrist::mix(state ^ 2);
+            state = crate::base::zobrist::mix(state);
+            let occupied = state | crate::base::zobrist::mix(state ^ 1);
+            let player = occupied & crate::base::zobrist::mix(state ^ 2);
             let opponent = occupied & !player;
             for level in 1..=8 {
                 let expected = evaluate_with(cpu::Portable, player, opponent, Strength(level));

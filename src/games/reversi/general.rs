@@ -29,10 +29,10 @@ pub struct GeneralReversi {
 }
 
 fn disc_key(colour: u8, square: usize) -> u64 {
-    crate::zobrist::key(HASH_FAMILY, (colour as u64) * 256 + square as u64)
+    crate::base::zobrist::key(HASH_FAMILY, (colour as u64) * 256 + square as u64)
 }
 
-const SIDE_KEY: u64 = crate::zobrist::key(HASH_FAMILY, 10_000);
+const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
 impl GeneralReversi {
     /// The start position on a `size`x`size` board.
@@ -325,8 +325,8 @@ impl Game for GeneralReversi {
         let value =
             corner_balance * 700 + (mobility(own) - mobility(3 - own)) * 80 + discs * disc_weight;
         value.clamp(
-            -crate::score::MAX_EVALUATION + 1,
-            crate::score::MAX_EVALUATION - 1,
+            -crate::base::score::MAX_EVALUATION + 1,
+            crate::base::score::MAX_EVALUATION - 1,
         )
     }
 
@@ -397,7 +397,7 @@ mod tests {
         let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092];
         for (depth, &count) in expected.iter().enumerate() {
             assert_eq!(
-                crate::perft::perft(&mut board, depth),
+                crate::game::perft::perft(&mut board, depth),
                 count,
                 "depth {depth}"
             );
@@ -415,7 +415,7 @@ mod tests {
     fn consistency_on_every_size() {
         for size in (MIN_SIZE..=MAX_SIZE).step_by(2) {
             let games = if size <= 10 { 20 } else { 3 };
-            crate::consistency::check_random_games(
+            crate::game::consistency::check_random_games(
                 &GeneralReversi::new(size).unwrap(),
                 games,
                 300,

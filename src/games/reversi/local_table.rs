@@ -46,7 +46,7 @@ impl Entry {
 
     /// The bound that settles a null-window search at `alpha` (a lower bound above it or an upper
     /// bound at most it), or [`UNDECIDED`]. A plain `i32` rather than an `Option`, for the hot
-    /// bodies that call it (see [`crate::cpu`]).
+    /// bodies that call it (see [`crate::base::cpu`]).
     #[inline(always)]
     pub fn decision(&self, alpha: i32) -> i32 {
         if self.lower as i32 > alpha {

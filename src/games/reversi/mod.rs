@@ -16,7 +16,7 @@ pub mod patterns;
 pub mod probcut;
 mod probcut_table;
 
-use crate::cpu::{self, InstructionSet};
+use crate::base::cpu::{self, InstructionSet};
 use crate::game::{
     Game, GameError, MoveCode, Outcome, Player, ProbCut, ScoreUnit, Solution, SolveRequest,
     Strength,
@@ -62,7 +62,7 @@ pub struct Reversi {
 /// Zobrist keys folded by byte: `BYTE_KEYS[colour][byte index][byte value]` is the exclusive-or of
 /// the square keys of the set bits, so a whole board hashes in 16 look-ups.
 static BYTE_KEYS: [[[u64; 256]; 8]; 2] = build_byte_keys();
-const SIDE_KEY: u64 = crate::zobrist::key(1, 1000);
+const SIDE_KEY: u64 = crate::base::zobrist::key(1, 1000);
 
 const fn build_byte_keys() -> [[[u64; 256]; 8]; 2] {
     let mut table = [[[0u64; 256]; 8]; 2];
@@ -77,7 +77,7 @@ const fn build_byte_keys() -> [[[u64; 256]; 8]; 2] {
                 while bit_index < 8 {
                     if value & (1 << bit_index) != 0 {
                         let square = byte * 8 + bit_index;
-                        key ^= crate::zobrist::key(1, (colour * 64 + square) as u64);
+                        key ^= crate::base::zobrist::key(1, (colour * 64 + square) as u64);
                     }
                     bit_index += 1;
                 }
@@ -476,7 +476,7 @@ mod tests {
                 count,
                 "depth {depth}"
             );
-            assert_eq!(crate::perft::perft(&mut start.clone(), depth), count);
+            assert_eq!(crate::game::perft::perft(&mut start.clone(), depth), count);
         }
     }
 
@@ -498,6 +498,6 @@ mod tests {
 
     #[test]
     fn consistency() {
-        crate::consistency::check_random_games(&Reversi::new(), 60, 80, 7);
+        crate::game::consistency::check_random_games(&Reversi::new(), 60, 80, 7);
     }
 }

@@ -75,7 +75,7 @@ pub fn outcome_from_score(side: Player, score: i32) -> Outcome {
 pub fn read_position(text: &str, size: usize) -> Result<(Vec<u8>, Player), GameError> {
     let text = text.split(';').next().unwrap_or("").trim();
     let invalid = |why: String| GameError::InvalidPosition(why);
-    let fields = crate::notation::position_fields(text, "side", 0)?;
+    let fields = crate::game::notation::position_fields(text, "side", 0)?;
     let (board, side_text) = (fields[0], fields[1]);
     let squares = size * size;
     if board.chars().count() != squares {

@@ -45,7 +45,7 @@
 //! About 114 000 weights per phase, 2.7 MB in all.
 
 use super::bitboard::{software_extract, Kernels};
-use crate::cpu;
+use crate::base::cpu;
 use std::sync::LazyLock;
 
 /// Number of weight sets, by number of empties (see [`phase`]).
@@ -646,8 +646,8 @@ impl Weights {
             sum += table[FULL_OPPONENT_MOBILITY + opponent_mobility] as i32;
             sum += table[FULL_PARITY + (empties & 1) as usize] as i32;
             sum.clamp(
-                -crate::score::MAX_EVALUATION + 1,
-                crate::score::MAX_EVALUATION - 1,
+                -crate::base::score::MAX_EVALUATION + 1,
+                crate::base::score::MAX_EVALUATION - 1,
             )
         })
     }
@@ -726,7 +726,7 @@ static EMBEDDED: &[u8] = include_bytes!("../../../data/reversi-patterns.bin");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::zobrist::mix;
+    use crate::base::zobrist::mix;
 
     fn slow_transform(symmetry: usize, board: u64) -> u64 {
         let mut result = 0;
@@ -959,13 +959,13 @@ mod tests {
             let weights = Weights::from_compact(&vec![extreme; PHASES * compact_size()]);
             for &(player, opponent) in &random_positions(50, 6) {
                 let value = weights.evaluate(player, opponent);
-                assert_eq!(value.abs(), crate::score::MAX_EVALUATION - 1);
+                assert_eq!(value.abs(), crate::base::score::MAX_EVALUATION - 1);
             }
         }
         let embedded = Weights::embedded();
         for &(player, opponent) in &random_positions(300, 7) {
             let value = embedded.evaluate(player, opponent);
-            assert!(value.abs() < crate::score::MAX_EVALUATION);
+            assert!(value.abs() < crate::base::score::MAX_EVALUATION);
         }
     }
 

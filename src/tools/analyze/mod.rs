@@ -23,10 +23,11 @@ pub mod search;
 pub mod shard;
 pub mod summary;
 
+use crate::engine::clock;
 use crate::engine::{new_session, rules_session, InfoMode, Session, Settings, StopSignal};
 use crate::game::Game;
 use crate::games::{self, GameVisitor};
-use crate::time_management::{self, Limits};
+use crate::search::limits::Limits;
 use crate::tools::interrupt::{Interrupt, Interrupted};
 use anyhow::{bail, Context, Result};
 use format::{Format, Writer};
@@ -163,7 +164,7 @@ fn task(args: &AnalyzeArgs) -> Result<Task> {
             .then_some(DEFAULT_MOVETIME_MS),
     );
     if let Some(millis) = movetime {
-        limits = limits.tightest(time_management::move_time(
+        limits = limits.tightest(clock::move_time(
             Duration::from_millis(millis),
             Duration::ZERO,
         ));

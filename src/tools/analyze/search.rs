@@ -4,7 +4,7 @@
 use super::input::Item;
 use super::record::{Expected, Record};
 use crate::engine::{Bound, EngineError, Line, Mode, Report, Request, Score, Session};
-use crate::time_management::Limits;
+use crate::search::limits::Limits;
 use std::time::Duration;
 
 /// What to do with each position.

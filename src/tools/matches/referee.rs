@@ -13,7 +13,7 @@ use super::spec::{EngineSpec, Protocol};
 use crate::engine::{new_session, InfoMode, Mode, Request, Score, Session, Settings, StopSignal};
 use crate::game::{Game, Player};
 use crate::games::{self, GameVisitor};
-use crate::time_management::Limits;
+use crate::search::limits::Limits;
 use crate::tools::interrupt::Interrupt;
 use crate::tools::positions::Start;
 use anyhow::{Context, Result};

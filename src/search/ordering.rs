@@ -3,8 +3,8 @@
 //! Ordering is kept apart from move generation: a game lists its moves, and the [`MovePicker`] hands
 //! them to the search best first, selecting lazily because most cut-offs come early.
 
+use crate::base::score::MAX_PLY;
 use crate::game::{MoveCode, Player, MAX_PLAYERS};
-use crate::score::MAX_PLY;
 
 /// Ordering score of the transposition-table move.
 const TABLE_MOVE: i32 = 1 << 30;

@@ -13,15 +13,17 @@
 
 mod best_reply;
 mod busy;
+pub mod limits;
 mod monte_carlo;
+pub mod ordering;
 
+use crate::base::score::{self, INFINITY, MAX_PLY};
+use crate::base::transposition::{Bound, Entry, TranspositionTable};
 use crate::game::{
     Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
 };
-use crate::ordering::{History, Killers, MovePicker};
-use crate::score::{self, INFINITY, MAX_PLY};
-use crate::time_management::Limits;
-use crate::transposition::{Bound, Entry, TranspositionTable};
+use crate::search::limits::Limits;
+use crate::search::ordering::{History, Killers, MovePicker};
 use busy::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -312,7 +314,7 @@ pub fn search_with<G: Game>(
         root_player,
         players,
         root_key: if players > 2 {
-            crate::zobrist::key(keys_family, root_player as u64)
+            crate::base::zobrist::key(keys_family, root_player as u64)
         } else {
             0
         },

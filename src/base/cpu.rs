@@ -147,10 +147,10 @@ fn portable_forced(value: Option<&std::ffi::OsStr>) -> bool {
 /// plain call with its arguments in registers.
 macro_rules! dispatch {
     ($cpu:ident => $body:expr) => {
-        match $crate::cpu::fast() {
+        match $crate::base::cpu::fast() {
             Some($cpu) => $body,
             None => {
-                let $cpu = $crate::cpu::Portable;
+                let $cpu = $crate::base::cpu::Portable;
                 $body
             }
         }
@@ -164,12 +164,12 @@ pub(crate) use dispatch;
 macro_rules! for_each_set {
     ($cpu:ident => $body:expr) => {{
         {
-            let $cpu = $crate::cpu::Portable;
+            let $cpu = $crate::base::cpu::Portable;
             $body;
         }
         #[cfg(target_arch = "x86_64")]
-        match $crate::cpu::Avx2::detect() {
-            Some($cpu) => $crate::cpu::InstructionSet::run($cpu, || {
+        match $crate::base::cpu::Avx2::detect() {
+            Some($cpu) => $crate::base::cpu::InstructionSet::run($cpu, || {
                 $body;
             }),
             None => eprintln!("no AVX2 on this CPU: only the portable path is checked"),

@@ -3,8 +3,13 @@
 //! Search, perft, analysis and the protocol front-ends are written once, generic over [`Game`].
 //! A game keeps its rules, its evaluation and its text notation in its own module under `games/`.
 
-use crate::levels::LevelProfile;
-use crate::transposition::TranspositionTable;
+pub mod consistency;
+pub mod levels;
+pub mod notation;
+pub mod perft;
+
+use crate::base::transposition::TranspositionTable;
+use crate::game::levels::LevelProfile;
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::sync::atomic::AtomicBool;
@@ -186,8 +191,8 @@ pub enum MultiplayerSearch {
 pub enum SolutionScale {
     /// The exact final margin for the side to move, in the game's units (discs in Reversi).
     Margin,
-    /// Search scores ([`crate::score`]): a proven win or loss decodes with
-    /// [`crate::score::decode_win`] (a threat-space solver's `win in N`).
+    /// Search scores ([`crate::base::score`]): a proven win or loss decodes with
+    /// [`crate::base::score::decode_win`] (a threat-space solver's `win in N`).
     Search,
 }
 
@@ -348,10 +353,10 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
 
     /// The result once the game is over, `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
-    /// The number of leaves `depth` plies below this position (see [`crate::perft`]); games with a
+    /// The number of leaves `depth` plies below this position (see [`crate::game::perft`]); games with a
     /// faster dedicated generator override it.
     fn perft(&self, depth: usize) -> u64 {
-        crate::perft::perft(&mut self.clone(), depth)
+        crate::game::perft::perft(&mut self.clone(), depth)
     }
     /// The 64-bit Zobrist-style hash of the position, side to move included.
     fn hash(&self) -> u64;
@@ -361,7 +366,7 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
         self.hash()
     }
     /// Static evaluation from `perspective`'s point of view: positive is good for that seat.
-    /// Its magnitude stays below [`crate::score::MAX_EVALUATION`].
+    /// Its magnitude stays below [`crate::base::score::MAX_EVALUATION`].
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32;
     /// Ordering hints for the search: a higher score means search the move earlier. The default
     /// gives every move 0.
@@ -382,9 +387,9 @@ pub trait Game: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn score_unit(&self) -> ScoreUnit {
         ScoreUnit::POINTS
     }
-    /// What `level` (1 to 8) may do in this game; the default is [`crate::levels::default_profile`].
+    /// What `level` (1 to 8) may do in this game; the default is [`crate::game::levels::default_profile`].
     fn level_profile(&self, level: u8) -> LevelProfile {
-        crate::levels::default_profile(level)
+        crate::game::levels::default_profile(level)
     }
 
     /// A move chosen without the tree search, or `None` to search. Chinese Checkers plays its

@@ -5,12 +5,12 @@
 //! one thread the node count is no longer deterministic, but the time to reach the depth shows the
 //! parallel speed-up.
 
+use crate::base::transposition::TranspositionTable;
 use crate::engine::Score;
 use crate::game::{Game, ScoreUnit, Strength};
 use crate::games::{GameVisitor, GAMES};
+use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
-use crate::time_management::Limits;
-use crate::transposition::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -37,7 +37,7 @@
 //! that the new one cannot improve on. Otherwise the entry of the bucket with the lowest
 //! `depth - 4 * age` is replaced, where age counts searches since the entry was written.
 
-use crate::budget::{Budget, Grant};
+use crate::base::budget::{Budget, Grant};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -55,7 +55,7 @@ pub enum TableError {
     /// The allocator refused.
     #[error("cannot allocate a {0} MB table")]
     AllocationFailed(usize),
-    /// The shared table budget (see [`crate::budget`]) has less left than the table needs.
+    /// The shared table budget (see [`crate::base::budget`]) has less left than the table needs.
     #[error("a {megabytes} MB table is over the shared table budget: {available} MB of it left")]
     OverBudget {
         /// The size asked for.
@@ -81,7 +81,7 @@ pub enum Bound {
 pub struct Entry {
     /// The stored best move's code, if any.
     pub move_code: Option<u16>,
-    /// The stored score (relative to the stored node; see [`crate::score::from_table`]).
+    /// The stored score (relative to the stored node; see [`crate::base::score::from_table`]).
     pub score: i32,
     /// The stored static evaluation.
     pub evaluation: i32,
