@@ -12,10 +12,10 @@
 //!     cargo run --release --example chinese_checkers_fit -- --players 6 --games 400 --seed 101
 
 use clap::Parser;
-use tabula::game::{Game, Strength};
+use tabula::game::{Rules, Strength};
 use tabula::games::chinese_checkers::board::{GOAL_DISTANCES, HOPS, OFF_BOARD};
 use tabula::games::chinese_checkers::evaluation::{self, Weights, ROW};
-use tabula::games::chinese_checkers::{ChineseCheckers, Rules};
+use tabula::games::chinese_checkers::{ChineseCheckers, RuleSet};
 use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
 
 #[derive(Parser)]
@@ -126,9 +126,9 @@ fn main() {
         .map(|text| text.trim().parse().expect("a contender"))
         .collect();
     assert_eq!(lineup.len(), arguments.players, "one contender per seat");
-    let rules = Rules {
+    let rules = RuleSet {
         players: arguments.players,
-        ..Rules::default()
+        ..RuleSet::default()
     };
     let settings = MatchSettings::at_fixed_depth(
         rules,

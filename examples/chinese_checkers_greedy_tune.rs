@@ -15,7 +15,7 @@
 use clap::{Parser, ValueEnum};
 use std::collections::HashMap;
 use tabula::games::chinese_checkers::evaluation::Weights;
-use tabula::games::chinese_checkers::Rules;
+use tabula::games::chinese_checkers::RuleSet;
 use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -112,9 +112,9 @@ fn score(arguments: &Arguments, weights: Weights) -> Score {
     let engine: Contender = "8:norace".parse().expect("a contender");
     let mut lineup = vec![Contender::Greedy; players];
     lineup[0] = engine;
-    let rules = Rules {
+    let rules = RuleSet {
         players,
-        ..Rules::default()
+        ..RuleSet::default()
     };
     let settings = MatchSettings {
         weights: vec![weights; players],

@@ -12,7 +12,7 @@
 use clap::Parser;
 use std::time::Duration;
 use tabula::games::chinese_checkers::evaluation::Weights;
-use tabula::games::chinese_checkers::Rules;
+use tabula::games::chinese_checkers::RuleSet;
 use tabula::tools::chinese_checkers_match::{play_match, summary, Contender, End, MatchSettings};
 
 #[derive(Parser)]
@@ -59,7 +59,7 @@ fn main() -> anyhow::Result<()> {
     let arguments = Arguments::parse();
     let pairs =
         tabula::games::parse_options(&arguments.options.split_whitespace().collect::<Vec<_>>())?;
-    let rules = Rules::from_options(&pairs)?;
+    let rules = RuleSet::from_options(&pairs)?;
     let lineup: Vec<Contender> = arguments
         .lineup
         .split(',')

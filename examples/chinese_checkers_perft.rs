@@ -5,7 +5,7 @@
 //! it times the trait's generic perft (a move list and play/undo for every leaf) instead of the
 //! game's own perft, which counts the moves at the last ply without playing them.
 
-use tabula::game::Game;
+use tabula::game::Rules;
 use tabula::games::chinese_checkers::ChineseCheckers;
 
 fn main() {

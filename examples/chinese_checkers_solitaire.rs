@@ -4,7 +4,7 @@
 //!     cargo run --release --example chinese_checkers_solitaire -- 100 1000 10000
 
 use std::time::Instant;
-use tabula::game::Game;
+use tabula::game::Rules;
 use tabula::games::chinese_checkers::race::{Budget, Race};
 use tabula::games::chinese_checkers::ChineseCheckers;
 

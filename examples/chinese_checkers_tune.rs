@@ -11,7 +11,7 @@
 
 use clap::Parser;
 use tabula::games::chinese_checkers::evaluation::Weights;
-use tabula::games::chinese_checkers::Rules;
+use tabula::games::chinese_checkers::RuleSet;
 use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
 
 #[derive(Parser)]
@@ -59,9 +59,9 @@ fn score(arguments: &Arguments, candidate: Weights, current: Weights, seed: u64)
         .expect("a contender");
     let mut weights = vec![current; players];
     weights[0] = candidate;
-    let rules = Rules {
+    let rules = RuleSet {
         players,
-        ..Rules::default()
+        ..RuleSet::default()
     };
     let lineup = vec![contender; players];
     let settings = MatchSettings {

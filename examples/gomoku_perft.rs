@@ -1,7 +1,7 @@
 //! Times Gomoku perft from the empty board (or a position string) with a release build:
 //! `cargo run --release --example gomoku_perft -- [size] [rule] [depth] [position]`.
 
-use tabula::game::Game;
+use tabula::game::Rules;
 use tabula::games::gomoku::{Gomoku, Rule};
 
 fn main() {

@@ -32,7 +32,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tabula::base::transposition::TranspositionTable;
 use tabula::engine::clock;
-use tabula::game::{Game, Strength};
+use tabula::game::{Rules, Strength};
 use tabula::games::gomoku::evaluation::Weights;
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 use tabula::search::limits::Limits;

@@ -30,7 +30,7 @@
 //! weights multiplied and rounded: the pipeline's one-weight candidates.
 
 use std::io::Write;
-use tabula::game::{Game, Strength};
+use tabula::game::{Rules, Strength};
 use tabula::games::gomoku::evaluation::{self, Weights};
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 

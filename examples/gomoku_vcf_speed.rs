@@ -12,10 +12,10 @@
 //! ```
 
 use std::time::Instant;
+use tabula::game::Rules;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tabula::game::Game;
 use tabula::games::gomoku::candidates::neighbourhood;
 use tabula::games::gomoku::vcf::{Budget, ThreatSolver};
 use tabula::games::gomoku::{Gomoku, Rule};

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 use tabula::base::zobrist::mix;
-use tabula::game::Game;
+use tabula::game::Rules;
 use tabula::games::reversi::bitboard;
 use tabula::games::reversi::evaluation::hand_made;
 use tabula::games::reversi::patterns::Weights;

@@ -12,7 +12,7 @@ mod star;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeSet, HashMap};
-use tabula::game::{Game, Player};
+use tabula::game::{Player, Rules, SearchHooks};
 use tabula::games::chinese_checkers::ChineseCheckers;
 
 use star::Cube;

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::engine::MoveTime;
-use tabula::engine::{Bound, Engine, EngineError, Mode, Request, Score, Settings, StopSignal};
-use tabula::game::Game;
+use tabula::engine::{Engine, EngineError, Mode, Request, Score, ScoreBound, Settings, StopSignal};
+use tabula::game::Rules;
 use tabula::games::chinese_checkers::{greedy, ChineseCheckers, Jumps};
 use tabula::games::reversi::Reversi;
 use tabula::search::limits::Limits;
@@ -41,7 +41,7 @@ fn each_iteration_is_reported_and_the_last_is_the_answer() {
     assert!(found.nodes > 0);
     let best = found.best();
     assert_eq!(best.pv[0], best.mv);
-    assert_eq!(best.bound, Bound::Exact);
+    assert_eq!(best.bound, ScoreBound::Exact);
     assert!(matches!(best.score, Score::Heuristic(_)));
     assert_eq!(engine.moves_played(), vec![best.mv], "the move was played");
 }
@@ -65,7 +65,7 @@ fn analysis_ranks_the_moves_it_is_asked_for() {
     assert!(found
         .lines
         .iter()
-        .all(|line| line.bound == Bound::Exact && line.depth == 4));
+        .all(|line| line.bound == ScoreBound::Exact && line.depth == 4));
     let every = engine
         .search(&Request::new(Mode::Analyze { lines: None }), &mut |_| {})
         .unwrap();

@@ -7,7 +7,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-use tabula::game::{Game, Outcome};
+use tabula::game::{Outcome, Rules, SearchHooks};
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 
 const STEPS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabula::base::score;
 use tabula::base::transposition::TranspositionTable;
-use tabula::game::{Game, SolveRequest, Strength};
+use tabula::game::{Rules, SearchHooks, SolveRequest, Strength};
 use tabula::games::gomoku::evaluation::greedy_score;
 use tabula::games::gomoku::threats::Kind;
 use tabula::games::gomoku::vcf::{Budget, ThreatSolver};

@@ -2,7 +2,7 @@
 //! each rule, including renju positions where the winning line would need a point forbidden to
 //! black. Every win's line is replayed and checked move by move with the public rules.
 
-use tabula::game::Game;
+use tabula::game::{Rules, SearchHooks};
 use tabula::games::gomoku::threats::Kind;
 use tabula::games::gomoku::vcf::{Budget, ThreatSolver};
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};

@@ -5,7 +5,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
-use tabula::game::Game;
+use tabula::game::{Rules, SearchHooks};
 use tabula::games::gomoku::patterns::Pattern;
 use tabula::games::gomoku::threats::Kind;
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabula::base::transposition::TranspositionTable;
-use tabula::game::{Game, SolveRequest};
+use tabula::game::{Rules, SearchHooks, SolveRequest};
 use tabula::games::reversi::obf;
 use tabula::games::reversi::Reversi;
 use tabula::search::limits::Limits;

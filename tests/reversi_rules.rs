@@ -3,7 +3,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tabula::game::Game;
+use tabula::game::{Game, Rules};
 use tabula::games::reversi::general::GeneralReversi;
 use tabula::games::reversi::Reversi;
 

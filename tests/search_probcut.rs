@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 use tabula::base::transposition::TranspositionTable;
-use tabula::game::{Game, GameError, Player, ProbCut, Strength};
+use tabula::game::{Game, GameError, Player, ProbCut, Rules, SearchHooks, Strength};
 use tabula::games::reversi::{bench_positions, Reversi, ReversiMove};
 use tabula::search::limits::Limits;
 use tabula::search::{self, SearchOutcome, SearchRequest, Worker};
@@ -15,52 +15,96 @@ struct Modelled {
     model: Option<ProbCut>,
 }
 
-impl Game for Modelled {
+impl Rules for Modelled {
     type Move = ReversiMove;
+
     type Undo = Reversi;
 
     fn name(&self) -> &'static str {
         self.inner.name()
     }
+
     fn options(&self) -> Vec<(String, String)> {
         self.inner.options()
     }
+
     fn player_count(&self) -> usize {
         2
     }
+
     fn side_to_move(&self) -> Player {
         self.inner.side_to_move()
     }
+
     fn generate_moves(&self, moves: &mut Vec<ReversiMove>) {
         self.inner.generate_moves(moves);
     }
+
     fn play_unchecked(&mut self, mv: ReversiMove) -> Reversi {
         self.inner.play_unchecked(mv)
     }
+
     fn undo(&mut self, mv: ReversiMove, undo: Reversi) {
         self.inner.undo(mv, undo);
     }
+
     fn forced_pass(&self) -> Option<ReversiMove> {
         self.inner.forced_pass()
     }
+
     fn move_from_code(&self, code: u16) -> Option<ReversiMove> {
         self.inner.move_from_code(code)
     }
+
     fn outcome(&self) -> Option<tabula::game::Outcome> {
         self.inner.outcome()
     }
+
     fn hash(&self) -> u64 {
         self.inner.hash()
     }
+
+    fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {
+        self.inner.parse_move(text)
+    }
+
+    fn format_move(&self, mv: ReversiMove) -> String {
+        self.inner.format_move(mv)
+    }
+
+    fn position_string(&self) -> String {
+        self.inner.position_string()
+    }
+
+    fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
+        self.inner.set_position_string(text)
+    }
+
+    fn diagram(&self) -> String {
+        self.inner.diagram()
+    }
+
+    fn start_position(&self) -> Self {
+        Modelled {
+            inner: self.inner.start_position(),
+            model: self.model,
+        }
+    }
+}
+
+impl SearchHooks for Modelled {
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
         self.inner.evaluate(perspective, strength)
     }
+
     fn score_moves(&self, moves: &[ReversiMove], scores: &mut [i32]) {
         self.inner.score_moves(moves, scores);
     }
+
     fn expected_moves_left(&self) -> u32 {
         self.inner.expected_moves_left()
     }
+
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
         self.model
             .filter(|model| model.shallow_depth + 2 <= depth)
@@ -68,27 +112,6 @@ impl Game for Modelled {
                 shallow_depth: depth - 2,
                 ..model
             })
-    }
-    fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {
-        self.inner.parse_move(text)
-    }
-    fn format_move(&self, mv: ReversiMove) -> String {
-        self.inner.format_move(mv)
-    }
-    fn position_string(&self) -> String {
-        self.inner.position_string()
-    }
-    fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
-        self.inner.set_position_string(text)
-    }
-    fn diagram(&self) -> String {
-        self.inner.diagram()
-    }
-    fn start_position(&self) -> Self {
-        Modelled {
-            inner: self.inner.start_position(),
-            model: self.model,
-        }
     }
 }
 

@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::engine::{new_session, Mode, Request, Session, Settings, StopSignal};
-use tabula::server::{self, auth::Token, limits::Limits, Config, Running};
+use tabula::server::{self, auth::Token, limits::ServerLimits, Config, Running};
 
 fn temporary(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -23,7 +23,7 @@ fn temporary(name: &str) -> std::path::PathBuf {
     dir
 }
 
-fn start(name: &str, limits: Limits, token: Option<Token>) -> Running {
+fn start(name: &str, limits: ServerLimits, token: Option<Token>) -> Running {
     server::start(Config {
         listen: "127.0.0.1:0".parse().unwrap(),
         http: Some("127.0.0.1:0".parse().unwrap()),
@@ -35,13 +35,13 @@ fn start(name: &str, limits: Limits, token: Option<Token>) -> Running {
     .expect("the server starts")
 }
 
-fn small_limits() -> Limits {
-    Limits {
+fn small_limits() -> ServerLimits {
+    ServerLimits {
         threads: 2,
         session_hash: 4,
         table_megabytes: 256,
         seat_hash: 2,
-        ..Limits::default()
+        ..ServerLimits::default()
     }
 }
 
@@ -114,7 +114,7 @@ fn a_client_gone_mid_search_frees_its_threads_and_its_session_at_once() {
 
 #[test]
 fn sessions_tables_and_lines_are_limited() {
-    let limits = Limits {
+    let limits = ServerLimits {
         max_sessions: 2,
         table_megabytes: 40,
         session_hash: 16,
@@ -157,7 +157,7 @@ fn sessions_tables_and_lines_are_limited() {
 
 #[test]
 fn idle_and_half_open_connections_are_closed() {
-    let limits = Limits {
+    let limits = ServerLimits {
         idle_timeout: 2,
         ..small_limits()
     };

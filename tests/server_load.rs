@@ -16,7 +16,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tabula::server::{self, limits::Limits, Config};
+use tabula::server::{self, limits::ServerLimits, Config};
 
 /// Moves played over the whole wave, by engines and room players.
 static MOVES: AtomicUsize = AtomicUsize::new(0);
@@ -246,7 +246,7 @@ fn thirty_two_clients_at_once_leave_no_thread_and_no_memory_behind() {
         public: false,
         token: None,
         db: dir.join("server.db"),
-        limits: Limits {
+        limits: ServerLimits {
             threads: 2,
             session_hash: 4,
             seat_hash: 2,
@@ -257,7 +257,7 @@ fn thirty_two_clients_at_once_leave_no_thread_and_no_memory_behind() {
             max_connections: 256 * scale(),
             max_rooms: 500 * scale(),
             rooms_per_connection: 8 * scale(),
-            ..Limits::default()
+            ..ServerLimits::default()
         },
     })
     .unwrap();

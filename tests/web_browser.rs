@@ -20,7 +20,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tabula::server::{self, limits::Limits, Config};
+use tabula::server::{self, limits::ServerLimits, Config};
 
 fn find(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")?
@@ -177,12 +177,12 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
         public: false,
         token: None,
         db: scratch.join("server.db"),
-        limits: Limits {
+        limits: ServerLimits {
             threads: 2,
             session_hash: 4,
             seat_hash: 2,
             table_megabytes: 256,
-            ..Limits::default()
+            ..ServerLimits::default()
         },
     })
     .unwrap();

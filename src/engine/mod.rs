@@ -15,7 +15,7 @@ mod stop;
 
 pub use error::EngineError;
 pub use options::{InfoMode, MoveTime, Settings, DEFAULT_MOVE_TIME, OPTIONS};
-pub use report::{Bound, Line, Report, Score};
+pub use report::{Line, Report, Score, ScoreBound};
 pub use session::{new_session, rules_session, session_for, Session};
 pub use stop::StopSignal;
 
@@ -600,7 +600,7 @@ impl<G: Game> Engine<G> {
             lines: vec![Line {
                 mv: direct.mv,
                 score: Score::from_search(value, self.position.score_unit()),
-                bound: Bound::Exact,
+                bound: ScoreBound::Exact,
                 depth,
                 pv: direct.pv,
             }],
@@ -675,7 +675,7 @@ impl<G: Game> Engine<G> {
                 Line {
                     mv,
                     score,
-                    bound: Bound::Exact,
+                    bound: ScoreBound::Exact,
                     depth,
                     pv: if index == 0 {
                         solution.pv.clone()
@@ -718,9 +718,9 @@ fn report_of_iteration<M: Copy>(
         mv: root.mv,
         score: Score::from_search(root.score, unit),
         bound: if root.exact {
-            Bound::Exact
+            ScoreBound::Exact
         } else {
-            Bound::Upper
+            ScoreBound::Upper
         },
         depth: root.depth,
         pv: root.pv.clone(),

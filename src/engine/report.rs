@@ -62,7 +62,7 @@ impl Score {
 
 /// How a score relates to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub enum ScoreBound {
     /// The score is the value the search found.
     Exact,
     /// The true value is at most the score (the move was refuted).
@@ -79,7 +79,7 @@ pub struct Line<M> {
     /// Its score for the side to move.
     pub score: Score,
     /// How the score relates to the true value.
-    pub bound: Bound,
+    pub bound: ScoreBound,
     /// The depth of the last iteration that searched this move (the distance to the end for a solve).
     pub depth: u32,
     /// The principal variation, starting with the move.

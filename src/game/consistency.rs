@@ -3,14 +3,15 @@
 //! It walks random games and checks, at every position, that move generation, legality, play, undo,
 //! hashing, move codes and the text forms agree with each other.
 
-use crate::game::{Game, GameError, MoveCode};
+use crate::game::error::GameError;
+use crate::game::rules::{MoveCode, Rules};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
 
 /// Plays `games` random games from `start` (at most `max_plies` plies each) and checks every position
 /// on the way. Panics with a description of the first inconsistency.
-pub fn check_random_games<G: Game>(start: &G, games: usize, max_plies: usize, seed: u64) {
+pub fn check_random_games<G: Rules>(start: &G, games: usize, max_plies: usize, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
     for _ in 0..games {
         let mut position = start.clone();
@@ -34,7 +35,7 @@ pub fn check_random_games<G: Game>(start: &G, games: usize, max_plies: usize, se
 }
 
 /// Checks one position: see the module documentation.
-pub fn check_position<G: Game>(position: &G) {
+pub fn check_position<G: Rules>(position: &G) {
     let text = position.position_string();
     assert_eq!(
         position.hash(),
@@ -123,7 +124,7 @@ pub fn check_position<G: Game>(position: &G) {
     }
 }
 
-fn check_finished_refuses<G: Game>(position: &G, last_move: Option<G::Move>) {
+fn check_finished_refuses<G: Rules>(position: &G, last_move: Option<G::Move>) {
     let mut finished = position.clone();
     if let Some(mv) = last_move {
         assert!(

@@ -3,10 +3,27 @@
 //! A level caps the search depth and the time per move, chooses how much the evaluation knows
 //! ([`Strength`]) and how far from the end an exact solver may take over. Every game starts from
 //! [`default_profile`]; a game whose levels mean something else overrides
-//! [`crate::game::Game::level_profile`].
+//! [`crate::game::hooks::SearchHooks::level_profile`].
 
-use crate::game::Strength;
 use std::time::Duration;
+
+/// How strong the static evaluation should be, from 1 (beginner) to 8 (full strength).
+///
+/// Levels trade knowledge for weakness in the way the reference designs offer eight levels; a game
+/// may ignore the strength and always evaluate at full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Strength(pub u8);
+
+impl Strength {
+    /// Full strength: every evaluation feature the game has.
+    pub const FULL: Strength = Strength(8);
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength::FULL
+    }
+}
 
 /// The lowest level.
 pub const MIN_LEVEL: u8 = 1;

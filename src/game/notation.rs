@@ -1,6 +1,6 @@
 //! Text helpers shared by every game's notation.
 
-use crate::game::GameError;
+use crate::game::error::GameError;
 
 /// Splits a position string into its whitespace-separated fields: the board, then `who` is to
 /// move (`"side"` or `"player"`), then at most `optional` further fields.

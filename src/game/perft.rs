@@ -2,39 +2,14 @@
 //!
 //! A pass counts as a move and uses up a ply; a finished game before the last ply is one leaf.
 
-use crate::game::Game;
+use crate::game::rules::Rules;
+
+pub use crate::game::rules::perft;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Counts the leaves `depth` plies below `position`, with one reusable move buffer per ply.
-pub fn perft<G: Game>(position: &mut G, depth: usize) -> u64 {
-    let mut buffers: Vec<Vec<G::Move>> = (0..=depth).map(|_| Vec::new()).collect();
-    count(position, depth, &mut buffers)
-}
-
-fn count<G: Game>(position: &mut G, depth: usize, buffers: &mut [Vec<G::Move>]) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    position.generate_moves(moves);
-    if moves.is_empty() {
-        return 1;
-    }
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut total = 0;
-    for &mv in moves.iter() {
-        let undo = position.play_unchecked(mv);
-        total += count(position, depth - 1, rest);
-        position.undo(mv, undo);
-    }
-    total
-}
-
 /// The leaf count below each legal move, in generation order.
-pub fn divide<G: Game>(position: &mut G, depth: usize) -> Vec<(G::Move, u64)> {
+pub fn divide<G: Rules>(position: &mut G, depth: usize) -> Vec<(G::Move, u64)> {
     let mut moves = Vec::new();
     position.generate_moves(&mut moves);
     moves
@@ -83,12 +58,12 @@ const CHUNK_LEAVES: u64 = 1 << 22;
 /// The deepest subtree counted in one piece, whatever the branching factor.
 const MAX_CHUNK_DEPTH: u32 = 3;
 
-/// [`Game::perft`] that can be stopped: subtrees of an estimated [`CHUNK_LEAVES`] leaves or fewer
+/// [`crate::game::Rules::perft`] that can be stopped: subtrees of an estimated `CHUNK_LEAVES` leaves or fewer
 /// are counted by the game's own perft, and `stop` is checked between them. `None` when stopped.
 ///
 /// The protocol uses it, where a deep count (Gomoku's branching factor is in the hundreds) must
 /// not leave the engine deaf until it ends.
-pub fn perft_until_stopped<G: Game>(position: &G, depth: usize, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until_stopped<G: Rules>(position: &G, depth: usize, stop: &AtomicBool) -> Option<u64> {
     let mut moves = Vec::new();
     position.generate_moves(&mut moves);
     let branching = moves.len().max(2) as u64;
@@ -99,7 +74,7 @@ pub fn perft_until_stopped<G: Game>(position: &G, depth: usize, stop: &AtomicBoo
     count_until_stopped(&mut position.clone(), depth, chunk as usize, stop)
 }
 
-fn count_until_stopped<G: Game>(
+fn count_until_stopped<G: Rules>(
     position: &mut G,
     depth: usize,
     chunk: usize,

@@ -11,7 +11,7 @@ use super::output::Output;
 use super::{Flow, FrontEnd};
 use crate::engine::clock::TimeLeft;
 use crate::engine::{
-    new_session, options, Bound, EngineError, InfoMode, Mode, Report, Request, Score, Session,
+    new_session, options, EngineError, InfoMode, Mode, Report, Request, Score, ScoreBound, Session,
     Settings, StopSignal,
 };
 use crate::game::{GameError, ScoreUnit};
@@ -544,7 +544,7 @@ fn format_analysis(report: &Report<String>, unit: ScoreUnit) -> String {
         .map(|line| {
             let kind = if report.solved {
                 "exact"
-            } else if line.bound == Bound::Upper {
+            } else if line.bound == ScoreBound::Upper {
                 "bound"
             } else {
                 "depth"
@@ -552,7 +552,11 @@ fn format_analysis(report: &Report<String>, unit: ScoreUnit) -> String {
             format!(
                 "{} {}{} {} {} pv {}",
                 line.mv,
-                if line.bound == Bound::Upper { "<=" } else { "" },
+                if line.bound == ScoreBound::Upper {
+                    "<="
+                } else {
+                    ""
+                },
                 format_score(&line.score, unit),
                 kind,
                 line.depth,

@@ -562,7 +562,7 @@ fn node_stats(report: &Report<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Bound;
+    use crate::engine::ScoreBound;
     use std::time::Duration;
 
     fn report(score: Score, solved: bool) -> Report<String> {
@@ -572,7 +572,7 @@ mod tests {
             lines: vec![Line {
                 mv: "pass".into(),
                 score,
-                bound: Bound::Exact,
+                bound: ScoreBound::Exact,
                 depth: 7,
                 pv: vec!["pass".into(), "d3".into()],
             }],

@@ -17,8 +17,8 @@ use super::{Flow, FrontEnd};
 use crate::base::transposition::TranspositionTable;
 use crate::engine::clock::{TimeControl, TimeLeft};
 use crate::engine::{
-    new_session, options, session_for, Bound, EngineError, InfoMode, Mode, Report, Request, Score,
-    Session, Settings, StopSignal,
+    new_session, options, session_for, EngineError, InfoMode, Mode, Report, Request, Score,
+    ScoreBound, Session, Settings, StopSignal,
 };
 use crate::game::{GameError, ScoreUnit};
 use crate::games::gomoku::{notation, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
@@ -831,7 +831,11 @@ fn best_moves(front: &mut Piskvork, rest: &str) -> Result<Option<String>, Comman
             .iter()
             .map(|mv| gomocup_text(mv, front.size))
             .collect();
-        let bound = if line.bound == Bound::Upper { "<=" } else { "" };
+        let bound = if line.bound == ScoreBound::Upper {
+            "<="
+        } else {
+            ""
+        };
         front.output.line(&format!(
             "MESSAGE nbest {} {} score {bound}{} depth {} pv {}",
             index + 1,

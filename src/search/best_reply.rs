@@ -2,7 +2,7 @@
 //!
 //! After each move of the root player, the coalition's turn is a single node: every move of every
 //! opponent still playing, as if that opponent moved now and the others skipped their turns (with
-//! [`Game::null_move`]); the coalition keeps the reply that is worst for the root player, and the
+//! [`crate::game::SearchHooks::null_move`]); the coalition keeps the reply that is worst for the root player, and the
 //! root player moves again. A search of depth `d` thus gives the root player `d / 2` moves of its
 //! own whatever the number of players, where paranoid search gives it one move per round.
 //!

@@ -90,6 +90,7 @@ impl Busy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Rules, SearchHooks};
     use crate::games::reversi::Reversi;
 
     #[test]

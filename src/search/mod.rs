@@ -8,8 +8,9 @@
 //! the single strongest reply of any one opponent, or Monte-Carlo tree search
 //! ([`MultiplayerSearch::MonteCarlo`], in `search/monte_carlo.rs`).
 //!
-//! Only the main thread watches the clock; every thread stops on one shared atomic flag. With one
-//! thread and a fixed depth the search is deterministic.
+//! Every thread checks the node and hard time limits as it counts its nodes and raises the one
+//! shared stop flag; only the main thread decides whether another iteration fits in the soft time.
+//! With one thread and a fixed depth the search is deterministic.
 
 mod best_reply;
 mod busy;
@@ -45,8 +46,8 @@ const STACK_SIZE: usize = 32 << 20;
 const ROOT_KEYS_FAMILY: u64 = 99;
 /// Key mixed into the hash for the root player of a best-reply search.
 const BEST_REPLY_KEYS_FAMILY: u64 = 98;
-/// Node budget of the game's proof searches at the root ([`Game::find_forced_win`] and
-/// [`Game::keep_root_defences`])...
+/// Node budget of the game's proof searches at the root ([`crate::game::SearchHooks::find_forced_win`] and
+/// [`crate::game::SearchHooks::keep_root_defences`])...
 const ROOT_PROOF_NODES: u64 = 60_000;
 /// ...and at inner nodes with at least [`PROOF_DEPTH`] plies left.
 const NODE_PROOF_NODES: u64 = 200;
@@ -71,7 +72,7 @@ pub struct SearchRequest {
     pub multi_pv: usize,
     /// Play a single legal move at once instead of searching it.
     pub instant_single_move: bool,
-    /// Cut nodes by ProbCut where the game has a model for it ([`Game::probcut`]); off for
+    /// Cut nodes by ProbCut where the game has a model for it ([`crate::game::SearchHooks::probcut`]); off for
     /// searches that calibrate the model or must not depend on it.
     pub probcut: bool,
 }
@@ -231,7 +232,7 @@ impl Shared<'_> {
 
 /// Searches `root` and returns the best move found. `report` sees each iteration the main thread
 /// completes. `workers` supplies per-thread state; it grows to the thread count. Three or more
-/// players are searched as the game asks ([`Game::multiplayer_search`]).
+/// players are searched as the game asks ([`crate::game::SearchHooks::multiplayer_search`]).
 pub fn search<G: Game>(
     root: &G,
     request: &SearchRequest,
@@ -375,8 +376,8 @@ pub fn search_with<G: Game>(
 }
 
 /// The game's proof work at the root before any search (two players, one line wanted): a forced
-/// win of the side to move ([`Game::find_forced_win`]) is the outcome; otherwise `root_moves` are
-/// cut to the defences against the opponent's forced win ([`Game::keep_root_defences`]) and
+/// win of the side to move ([`crate::game::SearchHooks::find_forced_win`]) is the outcome; otherwise `root_moves` are
+/// cut to the defences against the opponent's forced win ([`crate::game::SearchHooks::keep_root_defences`]) and
 /// `None` lets the search run.
 fn prove_root<G: Game>(
     root: &G,

@@ -4,8 +4,8 @@
 //! child with the best UCB1 value of *its own* mean reward (max-n backup, as in Sturtevant's
 //! analysis of UCT in multi-player games), expands the node it ends on, plays a short playout
 //! from there, scores every seat and adds each seat's reward to every node on the way. The root
-//! seat's nodes keep every search move, in the order of the game's hints ([`Game::score_moves`]);
-//! the other seats' keep only a few moves of the highest policy value ([`Game::policy_values`],
+//! seat's nodes keep every search move, in the order of the game's hints ([`crate::game::SearchHooks::score_moves`]);
+//! the other seats' keep only a few moves of the highest policy value ([`crate::game::SearchHooks::policy_values`],
 //! in Chinese Checkers the rows a move gains), drawn at random among equal values, so that the
 //! tree spends its iterations on the root seat's choices.
 //!
@@ -13,7 +13,7 @@
 //! the policy values (the other seats), ties broken at random, or with a small probability a
 //! random move (epsilon-greedy playouts, after Nijssen and Winands). It is then cut off and
 //! every seat is scored: its reward is its mean chance of ending ahead of each other seat, the
-//! logistic of the difference of the two seats' evaluations ([`Game::evaluate`], each from its
+//! logistic of the difference of the two seats' evaluations ([`crate::game::SearchHooks::evaluate`], each from its
 //! own seat), or 1, 1/2 or 0 by the places when the game has ended.
 //!
 //! With several threads each grows a tree of its own from the same root, with its own generator
@@ -418,7 +418,7 @@ fn rewards<G: Game>(position: &G, strength: Strength) -> [f64; MAX_PLAYERS] {
 }
 
 /// The values the search ranks `moves` of `position` by into `values`: the hints
-/// ([`Game::score_moves`]) for the root seat's moves, the policy values ([`Game::policy_values`])
+/// ([`crate::game::SearchHooks::score_moves`]) for the root seat's moves, the policy values ([`crate::game::SearchHooks::policy_values`])
 /// for the other seats'.
 fn move_values<G: Game>(
     position: &G,
@@ -450,6 +450,7 @@ fn score_of(mean: f64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Rules, SearchHooks};
     use crate::games::chinese_checkers::{ChineseCheckers, Jumps, DEFAULT_MAX_MOVES};
 
     #[test]

@@ -8,7 +8,7 @@
 //! task writes what is queued, and closes the connection when a write makes no progress for
 //! [`WRITE_TIMEOUT`] (a client that does not read). Dropping a [`Connection`] closes it.
 
-use super::limits::{Limits, RateLimiter};
+use super::limits::{RateLimiter, ServerLimits};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -232,7 +232,7 @@ pub async fn deliver(
 /// How long a reader may still wait before the connection counts as idle, or `None` when it is
 /// idle now.
 pub fn idle_budget(
-    limits: &Limits,
+    limits: &ServerLimits,
     activity: &Activity,
     line_age: Option<Duration>,
 ) -> Option<Duration> {

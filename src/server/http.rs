@@ -228,7 +228,7 @@ async fn read_messages(
     incoming: tokio::sync::mpsc::Sender<Line>,
     mut closing: tokio::sync::watch::Receiver<bool>,
     activity: connection::Activity,
-    limits: super::limits::Limits,
+    limits: super::limits::ServerLimits,
 ) -> Stopped {
     let mut rate = RateLimiter::new(&limits);
     loop {

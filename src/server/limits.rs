@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// The server's limits.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Most connections open at once (TCP and WebSocket together); more are refused at once.
     #[arg(long, default_value_t = 256)]
     pub max_connections: usize,
@@ -63,9 +63,9 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |count| count.get())
 }
 
-impl Default for Limits {
+impl Default for ServerLimits {
     fn default() -> Self {
-        Limits {
+        ServerLimits {
             max_connections: 256,
             max_sessions: 32,
             threads: default_threads(),
@@ -85,7 +85,7 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
+impl ServerLimits {
     /// Refuses limits that cannot work.
     ///
     /// # Errors
@@ -181,7 +181,7 @@ pub struct RateLimiter {
 
 impl RateLimiter {
     /// The limiter `limits` ask for.
-    pub fn new(limits: &Limits) -> RateLimiter {
+    pub fn new(limits: &ServerLimits) -> RateLimiter {
         RateLimiter {
             lines: Bucket::new(limits.lines_per_second),
             bytes: Bucket::new(limits.bytes_per_second),
@@ -218,10 +218,10 @@ mod tests {
 
     #[test]
     fn defaults_pass_their_own_check() {
-        Limits::default().check().unwrap();
-        let bad = Limits {
+        ServerLimits::default().check().unwrap();
+        let bad = ServerLimits {
             max_line: 10,
-            ..Limits::default()
+            ..ServerLimits::default()
         };
         assert!(bad.check().is_err());
     }

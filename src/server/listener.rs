@@ -141,7 +141,7 @@ async fn read_lines(
     incoming: tokio::sync::mpsc::Sender<connection::Line>,
     mut closing: tokio::sync::watch::Receiver<bool>,
     activity: connection::Activity,
-    limits: super::limits::Limits,
+    limits: super::limits::ServerLimits,
 ) -> Stopped {
     let mut reader = BufReader::with_capacity(8 * 1024, read);
     let mut splitter = LineSplitter::default();

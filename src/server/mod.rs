@@ -22,7 +22,7 @@ pub mod wire;
 
 use crate::base::budget::SharedLimits;
 use anyhow::{bail, Context, Result};
-use limits::Limits;
+use limits::ServerLimits;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,7 +55,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub export: Option<PathBuf>,
     #[command(flatten)]
-    pub limits: Limits,
+    pub limits: ServerLimits,
 }
 
 /// The web board's address, or none (`off`).
@@ -74,7 +74,7 @@ fn parse_optional_address(text: &str) -> Result<HttpAddress, String> {
 /// What a running server shares between its connections.
 pub struct State {
     /// The limits in force.
-    pub limits: Limits,
+    pub limits: ServerLimits,
     /// The search threads and table memory every session and Tabula seat draws from.
     pub shared: SharedLimits,
     /// Engine sessions running now (a permit each).
@@ -143,7 +143,7 @@ pub struct Config {
     /// The database file.
     pub db: PathBuf,
     /// The limits.
-    pub limits: Limits,
+    pub limits: ServerLimits,
 }
 
 /// Refuses a non-loopback address unless the server is public with a token.
@@ -291,7 +291,7 @@ mod tests {
         let defaults = Command::try_parse_from(["serve"]).unwrap().serve;
         assert!(defaults.listen.ip().is_loopback());
         assert!(defaults.http.0.unwrap().ip().is_loopback());
-        assert_eq!(defaults.limits, Limits::default());
+        assert_eq!(defaults.limits, ServerLimits::default());
         let given = Command::try_parse_from([
             "serve",
             "--http",

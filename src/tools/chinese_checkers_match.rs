@@ -9,10 +9,10 @@
 
 use crate::base::transposition::TranspositionTable;
 use crate::engine::clock;
-use crate::game::{DirectRequest, Game, MultiplayerSearch};
+use crate::game::{DirectRequest, MultiplayerSearch, Rules, SearchHooks};
 use crate::games::chinese_checkers::board::HOME_DISTANCE;
 use crate::games::chinese_checkers::evaluation::Weights;
-use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, ChineseCheckersMove, Rules};
+use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, ChineseCheckersMove, RuleSet};
 use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
 use std::fmt;
@@ -116,7 +116,7 @@ impl fmt::Display for Contender {
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
     /// The rules (the player count among them).
-    pub rules: Rules,
+    pub rules: RuleSet,
     /// One contender per seat, in the order of the first game; game `g` seats contender `i` at
     /// seat `(i + g) % players`.
     pub lineup: Vec<Contender>,
@@ -148,7 +148,7 @@ impl MatchSettings {
     /// no clock (the minute per move only bounds the race solver, which contenders used for this
     /// turn off), 16 MB tables, no opening plies, the default weights.
     pub fn at_fixed_depth(
-        rules: Rules,
+        rules: RuleSet,
         lineup: Vec<Contender>,
         games: usize,
         seed: u64,
@@ -524,7 +524,7 @@ mod tests {
     #[test]
     fn a_two_thread_seat_plays_a_game() {
         let settings = MatchSettings {
-            rules: Rules::default(),
+            rules: RuleSet::default(),
             lineup: vec!["3:t2".parse().unwrap(), Contender::Greedy],
             games: 1,
             movetime: Duration::from_millis(5),

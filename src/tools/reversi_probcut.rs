@@ -14,8 +14,8 @@
 use crate::base::score;
 use crate::base::transposition::TranspositionTable;
 use crate::base::zobrist::mix;
-use crate::game::Game;
-use crate::games::reversi::probcut::{bucket, BUCKETS, BUCKET_WIDTH, FIRST_BUCKET_EMPTIES};
+use crate::game::Rules;
+use crate::games::reversi::probcut_fit::{bucket, BUCKETS, BUCKET_WIDTH, FIRST_BUCKET_EMPTIES};
 use crate::games::reversi::{Reversi, ReversiMove};
 use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
@@ -301,7 +301,7 @@ pub fn table_source(calibration: &Calibration) -> String {
         config.deepest,
     );
     let _ = writeln!(out);
-    let _ = writeln!(out, "use super::probcut::{{fit, Fit, BUCKETS, NONE}};");
+    let _ = writeln!(out, "use super::probcut_fit::{{fit, Fit, BUCKETS, NONE}};");
     let _ = writeln!(out);
     let _ = writeln!(out, "/// The deepest calibrated depth.");
     let _ = writeln!(out, "pub const DEEPEST: usize = {deepest};");

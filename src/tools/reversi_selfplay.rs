@@ -16,7 +16,7 @@
 //! # Output
 //! One position per line: `<position string> <score> <game> [<search>]`, e.g.
 //! `---------------------------OX------XO--------------------------- X +2 17 +135`: the `.obf`
-//! board and side to move ([`crate::game::Game::position_string`]), the label (final disc
+//! board and side to move ([`crate::game::Rules::position_string`]), the label (final disc
 //! difference for the side to move, empties to the winner), the game's number and, for positions
 //! where the engine chose the move, the score of its search (evaluation units for the side to
 //! move), which the trainer may blend into the label.
@@ -26,7 +26,7 @@
 
 use crate::base::transposition::TranspositionTable;
 use crate::base::zobrist::mix;
-use crate::game::{Game, SolveRequest, Strength};
+use crate::game::{Rules, SolveRequest, Strength};
 use crate::games::reversi::{endgame, Reversi, ReversiMove};
 use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};

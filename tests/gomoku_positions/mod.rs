@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use tabula::game::Game;
+use tabula::game::Rules;
 use tabula::games::gomoku::{Gomoku, Rule};
 
 /// Every rule.

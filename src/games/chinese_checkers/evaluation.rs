@@ -18,7 +18,7 @@
 use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove, Finish, PIECES};
 use crate::base::score::{middle_place, MAX_EVALUATION};
-use crate::game::{Game, Player, ScoreUnit, Strength};
+use crate::game::{Player, Rules, ScoreUnit, Strength};
 
 /// One row of progress toward the goal, in evaluation units.
 pub const ROW: i32 = 16;

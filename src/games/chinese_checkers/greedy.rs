@@ -4,7 +4,7 @@
 
 use super::board::GOAL_DISTANCES;
 use super::{ChineseCheckers, ChineseCheckersMove};
-use crate::game::Game;
+use crate::game::Rules;
 
 /// The rows `mv` gains toward the side to move's goal tip (negative when it goes back).
 pub fn rows_gained(position: &ChineseCheckers, mv: ChineseCheckersMove) -> i32 {

@@ -1,6 +1,6 @@
 //! Chinese Checkers (Sternhalma) on the 121-hole star: solitaire, or 2, 3, 4 or 6 players.
 //!
-//! Rules, as documented for users in `protocol.md` (section "Chinese Checkers"); the options are
+//! RuleSet, as documented for users in `protocol.md` (section "Chinese Checkers"); the options are
 //! in [`variant`]:
 //! - A move is a step to an adjacent empty hole, or a chain of one or more hops over single pieces
 //!   of any colour (standard hops over an adjacent piece, or symmetric long jumps with `jumps=long`).
@@ -33,13 +33,13 @@ pub mod variant;
 
 pub use moves::{ChineseCheckersMove, Jumps};
 pub use variant::{
-    start_camps, Finish, Rules, SideCamps, Variant, DEFAULT_MAX_MOVES, DEFAULT_SPOIL_AFTER,
+    start_camps, Finish, RuleSet, SideCamps, Variant, DEFAULT_MAX_MOVES, DEFAULT_SPOIL_AFTER,
     PLAYER_COUNTS,
 };
 
 use crate::game::{
-    DirectMove, DirectRequest, Game, GameError, MultiplayerSearch, Outcome, Player, ScoreUnit,
-    Strength, MAX_PLAYERS,
+    DirectMove, DirectRequest, GameError, MultiplayerSearch, Outcome, Player, Rules, ScoreUnit,
+    SearchHooks, Strength, MAX_PLAYERS,
 };
 use board::{bit, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
 use variant::NO_SEAT;
@@ -134,11 +134,11 @@ impl ChineseCheckers {
     /// # Errors
     /// [`GameError::InvalidOption`] for a player count other than 1, 2, 3, 4 or 6, or a cap of 0.
     pub fn new(players: usize, jumps: Jumps, max_moves: u32) -> Result<ChineseCheckers, GameError> {
-        ChineseCheckers::from_rules(Rules {
+        ChineseCheckers::from_rules(RuleSet {
             players,
             jumps,
             max_moves,
-            ..Rules::default()
+            ..RuleSet::default()
         })
     }
 
@@ -146,7 +146,7 @@ impl ChineseCheckers {
     ///
     /// # Errors
     /// [`GameError::InvalidOption`] when the rules are out of range (see [`Variant::new`]).
-    pub fn from_rules(rules: Rules) -> Result<ChineseCheckers, GameError> {
+    pub fn from_rules(rules: RuleSet) -> Result<ChineseCheckers, GameError> {
         let variant = Variant::new(rules)?;
         let mut pieces = [0; MAX_PLAYERS];
         for (seat, piece_mask) in pieces.iter_mut().enumerate().take(rules.players) {
@@ -161,12 +161,12 @@ impl ChineseCheckers {
         ))
     }
 
-    /// The start position for `set_game` options (see [`Rules::from_options`]).
+    /// The start position for `set_game` options (see [`RuleSet::from_options`]).
     ///
     /// # Errors
     /// [`GameError::InvalidOption`] for an unknown or repeated key or a value out of range.
     pub fn from_options(options: &[(String, String)]) -> Result<ChineseCheckers, GameError> {
-        ChineseCheckers::from_rules(Rules::from_options(options)?)
+        ChineseCheckers::from_rules(RuleSet::from_options(options)?)
     }
 
     /// A position from its pieces, the side to move, the players already finished in the order
@@ -533,8 +533,9 @@ fn distance_sum(pieces: u128, goal: usize) -> u32 {
     sum
 }
 
-impl Game for ChineseCheckers {
+impl Rules for ChineseCheckers {
     type Move = ChineseCheckersMove;
+
     type Undo = Snapshot;
 
     fn name(&self) -> &'static str {
@@ -574,37 +575,6 @@ impl Game for ChineseCheckers {
         }
         if moves.is_empty() {
             moves.push(ChineseCheckersMove::PASS);
-        }
-    }
-
-    /// Moves that go backwards (away from the mover's goal tip) or end in a side camp are left
-    /// out of the search while any other move exists: they almost never help, backward moves
-    /// double the width of the tree, and a piece resting in a side camp can be shut in there for
-    /// good when that camp is another player's goal and fills up.
-    fn search_moves(&self, moves: &mut Vec<ChineseCheckersMove>) {
-        moves.clear();
-        if self.is_over() {
-            return;
-        }
-        let seat = self.state.side as usize;
-        let goal = self.variant.goal_camp(seat);
-        let mut pieces = self.state.pieces[seat];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let mut targets = self.piece_destinations(seat, from)
-                & board::NOT_BEHIND[goal][GOAL_DISTANCES[goal][from] as usize]
-                & !self.variant.side_camps(seat);
-            while targets != 0 {
-                moves.push(ChineseCheckersMove::new(
-                    from,
-                    targets.trailing_zeros() as usize,
-                ));
-                targets &= targets - 1;
-            }
-        }
-        if moves.is_empty() {
-            self.generate_moves(moves);
         }
     }
 
@@ -740,49 +710,12 @@ impl Game for ChineseCheckers {
         (!self.is_over() && !self.side_can_move()).then_some(ChineseCheckersMove::PASS)
     }
 
-    fn direct_move(&self, request: &DirectRequest) -> Option<DirectMove<ChineseCheckersMove>> {
-        if self.is_over() {
-            return None;
-        }
-        if request.level <= 1 {
-            // Level 1 is the reference design's greedy player.
-            let mv = greedy::greedy_move(self, request.seed)?;
-            return Some(DirectMove {
-                mv,
-                pv: vec![mv],
-                exact: false,
-            });
-        }
-        race::race_move(self, request)
-    }
-
-    fn null_move(&self) -> Option<ChineseCheckersMove> {
-        Some(ChineseCheckersMove::PASS)
-    }
-
-    fn multiplayer_search(&self, depth: Option<u32>) -> MultiplayerSearch {
-        // Six players and no depth cap (level 8): Monte-Carlo tree search, first more often than
-        // best-reply search against five greedy seats at the same time a move. Otherwise
-        // best-reply search, which beat paranoid search in every match measured; a Monte-Carlo
-        // search has no depth to cap, and with three players it was first less often against
-        // two best-reply seats (see the README).
-        if self.variant().players() == 6 && depth.is_none() {
-            MultiplayerSearch::MonteCarlo
-        } else {
-            MultiplayerSearch::BestReply
-        }
-    }
-
     fn move_from_code(&self, code: u16) -> Option<ChineseCheckersMove> {
         ChineseCheckersMove::from_code(code)
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.is_over().then(|| self.ranking_by_progress())
-    }
-
-    fn perft(&self, depth: usize) -> u64 {
-        self.clone().fast_perft(depth)
     }
 
     fn hash(&self) -> u64 {
@@ -804,29 +737,6 @@ impl Game for ChineseCheckers {
             }
         }
         hash
-    }
-
-    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
-        evaluation::evaluate(self, perspective, strength)
-    }
-
-    fn score_moves(&self, moves: &[ChineseCheckersMove], scores: &mut [i32]) {
-        evaluation::score_moves(self, moves, scores);
-    }
-
-    fn policy_values(&self, moves: &[ChineseCheckersMove], values: &mut [i32]) {
-        // The rows each move gains: the greedy player's rule (level 1).
-        for (mv, value) in moves.iter().zip(values.iter_mut()) {
-            *value = greedy::rows_gained(self, *mv);
-        }
-    }
-
-    fn expected_moves_left(&self) -> u32 {
-        evaluation::expected_moves_left(self)
-    }
-
-    fn score_unit(&self) -> ScoreUnit {
-        evaluation::UNIT
     }
 
     fn parse_move(&self, text: &str) -> Result<ChineseCheckersMove, GameError> {
@@ -941,6 +851,99 @@ impl Game for ChineseCheckers {
             .expect("a variant that exists has a start position");
         start.weights = self.weights;
         start
+    }
+
+    fn perft(&self, depth: usize) -> u64 {
+        self.clone().fast_perft(depth)
+    }
+}
+
+impl SearchHooks for ChineseCheckers {
+    /// Moves that go backwards (away from the mover's goal tip) or end in a side camp are left
+    /// out of the search while any other move exists: they almost never help, backward moves
+    /// double the width of the tree, and a piece resting in a side camp can be shut in there for
+    /// good when that camp is another player's goal and fills up.
+    fn search_moves(&self, moves: &mut Vec<ChineseCheckersMove>) {
+        moves.clear();
+        if self.is_over() {
+            return;
+        }
+        let seat = self.state.side as usize;
+        let goal = self.variant.goal_camp(seat);
+        let mut pieces = self.state.pieces[seat];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let mut targets = self.piece_destinations(seat, from)
+                & board::NOT_BEHIND[goal][GOAL_DISTANCES[goal][from] as usize]
+                & !self.variant.side_camps(seat);
+            while targets != 0 {
+                moves.push(ChineseCheckersMove::new(
+                    from,
+                    targets.trailing_zeros() as usize,
+                ));
+                targets &= targets - 1;
+            }
+        }
+        if moves.is_empty() {
+            self.generate_moves(moves);
+        }
+    }
+
+    fn direct_move(&self, request: &DirectRequest) -> Option<DirectMove<ChineseCheckersMove>> {
+        if self.is_over() {
+            return None;
+        }
+        if request.level <= 1 {
+            // Level 1 is the reference design's greedy player.
+            let mv = greedy::greedy_move(self, request.seed)?;
+            return Some(DirectMove {
+                mv,
+                pv: vec![mv],
+                exact: false,
+            });
+        }
+        race::race_move(self, request)
+    }
+
+    fn null_move(&self) -> Option<ChineseCheckersMove> {
+        Some(ChineseCheckersMove::PASS)
+    }
+
+    fn multiplayer_search(&self, depth: Option<u32>) -> MultiplayerSearch {
+        // Six players and no depth cap (level 8): Monte-Carlo tree search, first more often than
+        // best-reply search against five greedy seats at the same time a move. Otherwise
+        // best-reply search, which beat paranoid search in every match measured; a Monte-Carlo
+        // search has no depth to cap, and with three players it was first less often against
+        // two best-reply seats (see the README).
+        if self.variant().players() == 6 && depth.is_none() {
+            MultiplayerSearch::MonteCarlo
+        } else {
+            MultiplayerSearch::BestReply
+        }
+    }
+
+    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
+        evaluation::evaluate(self, perspective, strength)
+    }
+
+    fn score_moves(&self, moves: &[ChineseCheckersMove], scores: &mut [i32]) {
+        evaluation::score_moves(self, moves, scores);
+    }
+
+    fn policy_values(&self, moves: &[ChineseCheckersMove], values: &mut [i32]) {
+        // The rows each move gains: the greedy player's rule (level 1).
+        for (mv, value) in moves.iter().zip(values.iter_mut()) {
+            *value = greedy::rows_gained(self, *mv);
+        }
+    }
+
+    fn expected_moves_left(&self) -> u32 {
+        evaluation::expected_moves_left(self)
+    }
+
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
     }
 }
 

@@ -12,7 +12,7 @@
 
 use super::board::{COLUMN_OF, HOLES, ROWS, ROW_LENGTHS, ROW_STARTS};
 use super::{ChineseCheckers, ChineseCheckersMove, PIECES};
-use crate::game::{Game, GameError, Player};
+use crate::game::{GameError, Player, Rules};
 
 /// Reads a move: `None` for the pass, otherwise the holes of the path (0-based, at least two).
 ///

@@ -18,7 +18,7 @@ use super::board::{
 use super::moves::{self, Jumps};
 use super::variant::Finish;
 use super::{ChineseCheckers, ChineseCheckersMove};
-use crate::game::{DirectMove, DirectRequest, Game, Player};
+use crate::game::{DirectMove, DirectRequest, Player, Rules};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

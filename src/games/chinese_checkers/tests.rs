@@ -1,4 +1,4 @@
-//! Rules tests: perft, the end of the game, house rules, passes and bad input; and the
+//! RuleSet tests: perft, the end of the game, house rules, passes and bad input; and the
 //! Monte-Carlo search on small positions.
 
 use super::board::{hole_at, COLUMN_OF, GOAL_DISTANCES, NEIGHBOURS, NONE, ROW_OF};

@@ -39,7 +39,7 @@ pub enum Finish {
 
 /// The rule options of a game, as `set_game` takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
+pub struct RuleSet {
     /// Seats: 1 (solitaire), 2, 3, 4 or 6.
     pub players: usize,
     /// The jump rule.
@@ -56,9 +56,9 @@ pub struct Rules {
     pub spoil_after: u8,
 }
 
-impl Default for Rules {
+impl Default for RuleSet {
     fn default() -> Self {
-        Rules {
+        RuleSet {
             players: 2,
             jumps: Jumps::Standard,
             max_moves: DEFAULT_MAX_MOVES,
@@ -70,15 +70,15 @@ impl Default for Rules {
     }
 }
 
-impl Rules {
+impl RuleSet {
     /// Reads `set_game` options: `players`, `jumps`, `max_moves`, `goal_lock`, `side_camps`,
     /// `finish` and `spoil_after`; keys left out keep their defaults.
     ///
     /// # Errors
     /// [`GameError::InvalidOption`] for an unknown or repeated key, a value out of range, or
     /// `spoil_after` with `finish=all`.
-    pub fn from_options(options: &[(String, String)]) -> Result<Rules, GameError> {
-        let mut rules = Rules::default();
+    pub fn from_options(options: &[(String, String)]) -> Result<RuleSet, GameError> {
+        let mut rules = RuleSet::default();
         let mut seen: Vec<String> = Vec::new();
         let invalid = |text: String| GameError::InvalidOption(text);
         for (key, value) in options {
@@ -189,7 +189,7 @@ impl Rules {
             ("jumps".to_string(), jumps.to_string()),
             ("max_moves".to_string(), self.max_moves.to_string()),
         ];
-        let defaults = Rules::default();
+        let defaults = RuleSet::default();
         if self.goal_lock != defaults.goal_lock {
             let value = if self.goal_lock { "on" } else { "off" };
             options.push(("goal_lock".to_string(), value.to_string()));
@@ -230,7 +230,7 @@ pub fn start_camps(players: usize) -> Option<&'static [usize]> {
 /// The variant: the rules, with the seating derived from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
-    rules: Rules,
+    rules: RuleSet,
     /// Each seat's start and goal camp (1..6).
     starts: [u8; MAX_PLAYERS],
     goals: [u8; MAX_PLAYERS],
@@ -248,7 +248,7 @@ impl Variant {
     /// # Errors
     /// [`GameError::InvalidOption`] for a player count other than 1, 2, 3, 4 or 6, a move cap of
     /// 0 or a `spoil_after` above [`MAX_SPOIL_AFTER`].
-    pub fn new(rules: Rules) -> Result<Variant, GameError> {
+    pub fn new(rules: RuleSet) -> Result<Variant, GameError> {
         let camps = start_camps(rules.players).ok_or_else(|| {
             GameError::InvalidOption(format!(
                 "players must be 1, 2, 3, 4 or 6, not {}",
@@ -288,7 +288,7 @@ impl Variant {
     }
 
     /// The rules.
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &RuleSet {
         &self.rules
     }
 

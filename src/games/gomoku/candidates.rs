@@ -18,7 +18,7 @@ use super::evaluation::greedy_choice;
 use super::lines::{geometry, run_length, MAX_SIZE};
 use super::threats::{Kind, PointSet};
 use super::{Gomoku, GomokuMove};
-use crate::game::{Game, Player};
+use crate::game::{Player, Rules};
 
 impl Gomoku {
     /// Whether the side to move may play the empty `point`: false only for black's forbidden

@@ -24,8 +24,8 @@ pub mod vcf;
 
 use crate::base::cpu::{self, InstructionSet};
 use crate::game::{
-    ForcedWin, Game, GameError, MoveCode, Outcome, Player, ProofRequest, Solution, SolveRequest,
-    Strength,
+    ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
+    SolveRequest, Strength,
 };
 use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
@@ -489,8 +489,9 @@ impl Gomoku {
     }
 }
 
-impl Game for Gomoku {
+impl Rules for Gomoku {
     type Move = GomokuMove;
+
     type Undo = GomokuUndo;
 
     fn name(&self) -> &'static str {
@@ -529,10 +530,6 @@ impl Game for Gomoku {
                 self.for_each_empty(|point| moves.push(GomokuMove(point as u16)));
             }
         }))
-    }
-
-    fn search_moves(&self, moves: &mut Vec<GomokuMove>) {
-        candidates::search_moves(self, moves);
     }
 
     fn is_legal(&self, mv: GomokuMove) -> bool {
@@ -623,44 +620,6 @@ impl Game for Gomoku {
         stones ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
 
-    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
-        let value = evaluation::evaluate(self, strength);
-        if perspective == self.side {
-            value
-        } else {
-            -value
-        }
-    }
-
-    fn score_moves(&self, moves: &[GomokuMove], scores: &mut [i32]) {
-        candidates::score_moves(self, moves, scores);
-    }
-
-    fn expected_moves_left(&self) -> u32 {
-        // Games between decent players rarely fill more than a quarter of the board; count
-        // this side's moves.
-        let empties = (self.size * self.size - self.stones) as u32;
-        let typical = (self.size * self.size / 4) as u32;
-        let left = typical.saturating_sub(self.stones as u32).max(20) / 2;
-        left.min(empties.div_ceil(2)).max(1)
-    }
-
-    fn has_solver(&self) -> bool {
-        true
-    }
-
-    fn solve(&self, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
-        vcf::solve(self, request)
-    }
-
-    fn find_forced_win(&mut self, request: &ProofRequest) -> Option<ForcedWin<GomokuMove>> {
-        vcf::find_forced_win(self, request)
-    }
-
-    fn keep_root_defences(&self, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
-        vcf::keep_root_defences(self, moves, request);
-    }
-
     fn parse_move(&self, text: &str) -> Result<GomokuMove, GameError> {
         notation::parse_move(text, self.size)
     }
@@ -737,6 +696,50 @@ impl Game for Gomoku {
             Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
         start.weights = self.weights;
         start
+    }
+}
+
+impl SearchHooks for Gomoku {
+    fn search_moves(&self, moves: &mut Vec<GomokuMove>) {
+        candidates::search_moves(self, moves);
+    }
+
+    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
+        let value = evaluation::evaluate(self, strength);
+        if perspective == self.side {
+            value
+        } else {
+            -value
+        }
+    }
+
+    fn score_moves(&self, moves: &[GomokuMove], scores: &mut [i32]) {
+        candidates::score_moves(self, moves, scores);
+    }
+
+    fn expected_moves_left(&self) -> u32 {
+        // Games between decent players rarely fill more than a quarter of the board; count
+        // this side's moves.
+        let empties = (self.size * self.size - self.stones) as u32;
+        let typical = (self.size * self.size / 4) as u32;
+        let left = typical.saturating_sub(self.stones as u32).max(20) / 2;
+        left.min(empties.div_ceil(2)).max(1)
+    }
+
+    fn has_solver(&self) -> bool {
+        true
+    }
+
+    fn solve(&self, request: &SolveRequest) -> Option<Solution<GomokuMove>> {
+        vcf::solve(self, request)
+    }
+
+    fn find_forced_win(&mut self, request: &ProofRequest) -> Option<ForcedWin<GomokuMove>> {
+        vcf::find_forced_win(self, request)
+    }
+
+    fn keep_root_defences(&self, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
+        vcf::keep_root_defences(self, moves, request);
     }
 }
 

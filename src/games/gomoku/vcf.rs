@@ -23,7 +23,9 @@
 
 use super::threats::{Kind, PointSet};
 use super::{Gomoku, GomokuMove};
-use crate::game::{ForcedWin, Game, Player, ProofRequest, Solution, SolutionScale, SolveRequest};
+use crate::game::{
+    ForcedWin, Player, ProofRequest, Rules, SearchHooks, Solution, SolutionScale, SolveRequest,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -554,7 +556,7 @@ thread_local! {
         std::cell::RefCell::new(ThreatSolver::new(THREAD_TABLE_BITS));
 }
 
-/// The search's quick proof (see [`crate::game::Game::find_forced_win`]): a VCF, and at the
+/// The search's quick proof (see [`crate::game::SearchHooks::find_forced_win`]): a VCF, and at the
 /// root a VCT too, with half the budget each.
 pub fn find_forced_win(game: &mut Gomoku, request: &ProofRequest) -> Option<ForcedWin<GomokuMove>> {
     if request.strength.0 < PROOF_STRENGTH || game.outcome().is_some() {
@@ -600,7 +602,7 @@ const DEFENCE_THREES: u32 = 5;
 /// Nodes of the walk over the opponent's proof tree (see [`ThreatSolver::proof_zone`]).
 const ZONE_NODES: u64 = 20_000;
 
-/// [`crate::game::Game::keep_root_defences`] for Gomoku. When the opponent would have a forced win
+/// [`crate::game::SearchHooks::keep_root_defences`] for Gomoku. When the opponent would have a forced win
 /// by threats if the side to move passed (a VCT with the fewest open threes, up to
 /// [`DEFENCE_THREES`], fours included, found within an eighth of the request's nodes), keeps only
 /// the moves after which the same search of the opponent, with half of the request's nodes

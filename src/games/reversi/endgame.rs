@@ -28,7 +28,7 @@ use super::local_table::{self, LocalTable};
 use super::{final_score, Reversi, ReversiMove};
 use crate::base::cpu;
 use crate::base::transposition::{Bound, TranspositionTable};
-use crate::game::{Solution, SolutionScale, SolveRequest, Strength};
+use crate::game::{Rules, Solution, SolutionScale, SolveRequest, Strength};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// Nodes with at most this many empties use the parity-ordered shallow search.
@@ -1413,7 +1413,6 @@ fn principal_variation(
     table: &TranspositionTable,
     first: ReversiMove,
 ) -> Vec<ReversiMove> {
-    use crate::game::Game;
     let mut line = vec![first];
     let mut current = *position;
     current.play_unchecked(first);

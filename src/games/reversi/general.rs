@@ -4,7 +4,7 @@
 
 use super::notation;
 use super::ReversiMove;
-use crate::game::{Game, GameError, Outcome, Player, ScoreUnit, Strength};
+use crate::game::{GameError, Outcome, Player, Rules, ScoreUnit, SearchHooks, Strength};
 
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 4;
@@ -183,8 +183,9 @@ impl GeneralReversi {
     }
 }
 
-impl Game for GeneralReversi {
+impl Rules for GeneralReversi {
     type Move = ReversiMove;
+
     type Undo = GeneralReversi;
 
     fn name(&self) -> &'static str {
@@ -291,6 +292,53 @@ impl Game for GeneralReversi {
         hash
     }
 
+    fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {
+        notation::parse_move(text, self.size)
+    }
+
+    fn format_move(&self, mv: ReversiMove) -> String {
+        notation::format_move(mv, self.size)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(&self.cells_row_major(), self.side)
+    }
+
+    fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
+        let (cells, side) = notation::read_position(text, self.size)?;
+        let mut board = GeneralReversi::new(self.size)?;
+        for (square, &cell) in cells.iter().enumerate() {
+            board.set(square, cell);
+        }
+        if side != 0 {
+            board.side = 1;
+            board.hash ^= SIDE_KEY;
+        }
+        *self = board;
+        Ok(())
+    }
+
+    fn diagram(&self) -> String {
+        let colour = self.colour_to_move();
+        let cells: Vec<u8> = self
+            .squares()
+            .map(|square| {
+                let cell = self.cell(square);
+                match self.cells[cell] {
+                    EMPTY if self.has_flip(cell, colour) => 3,
+                    other => other,
+                }
+            })
+            .collect();
+        notation::diagram(&cells, self.size, self.side)
+    }
+
+    fn start_position(&self) -> GeneralReversi {
+        GeneralReversi::new(self.size).expect("the size was valid before")
+    }
+}
+
+impl SearchHooks for GeneralReversi {
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
         let own = perspective as u8 + 1;
         let (black, white) = self.counts();
@@ -339,51 +387,6 @@ impl Game for GeneralReversi {
 
     fn score_unit(&self) -> ScoreUnit {
         super::evaluation::UNIT
-    }
-
-    fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {
-        notation::parse_move(text, self.size)
-    }
-
-    fn format_move(&self, mv: ReversiMove) -> String {
-        notation::format_move(mv, self.size)
-    }
-
-    fn position_string(&self) -> String {
-        notation::write_position(&self.cells_row_major(), self.side)
-    }
-
-    fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
-        let (cells, side) = notation::read_position(text, self.size)?;
-        let mut board = GeneralReversi::new(self.size)?;
-        for (square, &cell) in cells.iter().enumerate() {
-            board.set(square, cell);
-        }
-        if side != 0 {
-            board.side = 1;
-            board.hash ^= SIDE_KEY;
-        }
-        *self = board;
-        Ok(())
-    }
-
-    fn diagram(&self) -> String {
-        let colour = self.colour_to_move();
-        let cells: Vec<u8> = self
-            .squares()
-            .map(|square| {
-                let cell = self.cell(square);
-                match self.cells[cell] {
-                    EMPTY if self.has_flip(cell, colour) => 3,
-                    other => other,
-                }
-            })
-            .collect();
-        notation::diagram(&cells, self.size, self.side)
-    }
-
-    fn start_position(&self) -> GeneralReversi {
-        GeneralReversi::new(self.size).expect("the size was valid before")
     }
 }
 

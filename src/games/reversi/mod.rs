@@ -14,12 +14,13 @@ pub mod notation;
 pub mod obf;
 pub mod patterns;
 pub mod probcut;
+pub mod probcut_fit;
 mod probcut_table;
 
 use crate::base::cpu::{self, InstructionSet};
 use crate::game::{
-    Game, GameError, MoveCode, Outcome, Player, ProbCut, ScoreUnit, Solution, SolveRequest,
-    Strength,
+    GameError, MoveCode, Outcome, Player, ProbCut, Rules, ScoreUnit, SearchHooks, Solution,
+    SolveRequest, Strength,
 };
 use bitboard::{bit, Kernels};
 
@@ -248,8 +249,9 @@ fn perft_from_two<K: Kernels>(cpu: K, player: u64, opponent: u64, depth: usize) 
     })
 }
 
-impl Game for Reversi {
+impl Rules for Reversi {
     type Move = ReversiMove;
+
     type Undo = Reversi;
 
     fn name(&self) -> &'static str {
@@ -344,57 +346,6 @@ impl Game for Reversi {
         hash_discs(black, 0) ^ hash_discs(white, 1) ^ side
     }
 
-    // Inlined into the search, so that only the chosen kernel is a call.
-    #[inline]
-    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
-        let value = evaluation::evaluate(self.player, self.opponent, strength);
-        if perspective == self.side {
-            value
-        } else {
-            -value
-        }
-    }
-
-    // Inlined into the search, so that only the chosen kernel is a call.
-    #[inline]
-    fn score_moves(&self, moves: &[ReversiMove], scores: &mut [i32]) {
-        evaluation::score_moves(self.player, self.opponent, moves, scores);
-    }
-
-    fn expected_moves_left(&self) -> u32 {
-        self.empties().div_ceil(2).max(1)
-    }
-
-    fn score_unit(&self) -> ScoreUnit {
-        evaluation::UNIT
-    }
-
-    fn probcut(&self, depth: u32) -> Option<ProbCut> {
-        probcut::model(self.empties(), depth)
-    }
-
-    fn solver_distance(&self) -> Option<u32> {
-        Some(self.empties())
-    }
-
-    /// About 14 empties in 5 ms, and each further empty costs a factor of about 2.6 (measured on
-    /// the FForum and FFO sets, one thread; a second thread is worth about one empty).
-    fn solver_reach(&self, time: Option<std::time::Duration>, threads: usize) -> u32 {
-        let Some(time) = time else {
-            return u32::MAX;
-        };
-        let ratio = time.as_secs_f64() / 0.005;
-        if ratio <= 1.0 {
-            return 14;
-        }
-        let extra = if threads > 1 { 1 } else { 0 };
-        14 + (ratio.ln() / 2.6f64.ln()) as u32 + extra
-    }
-
-    fn solve(&self, request: &SolveRequest) -> Option<Solution<ReversiMove>> {
-        endgame::solve(self, request)
-    }
-
     fn parse_move(&self, text: &str) -> Result<ReversiMove, GameError> {
         notation::parse_move(text, 8)
     }
@@ -459,6 +410,59 @@ impl Game for Reversi {
 
     fn perft(&self, depth: usize) -> u64 {
         perft(self.player, self.opponent, depth)
+    }
+}
+
+impl SearchHooks for Reversi {
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
+    fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
+        let value = evaluation::evaluate(self.player, self.opponent, strength);
+        if perspective == self.side {
+            value
+        } else {
+            -value
+        }
+    }
+
+    // Inlined into the search, so that only the chosen kernel is a call.
+    #[inline]
+    fn score_moves(&self, moves: &[ReversiMove], scores: &mut [i32]) {
+        evaluation::score_moves(self.player, self.opponent, moves, scores);
+    }
+
+    fn expected_moves_left(&self) -> u32 {
+        self.empties().div_ceil(2).max(1)
+    }
+
+    fn score_unit(&self) -> ScoreUnit {
+        evaluation::UNIT
+    }
+
+    fn probcut(&self, depth: u32) -> Option<ProbCut> {
+        probcut::model(self.empties(), depth)
+    }
+
+    fn solver_distance(&self) -> Option<u32> {
+        Some(self.empties())
+    }
+
+    /// About 14 empties in 5 ms, and each further empty costs a factor of about 2.6 (measured on
+    /// the FForum and FFO sets, one thread; a second thread is worth about one empty).
+    fn solver_reach(&self, time: Option<std::time::Duration>, threads: usize) -> u32 {
+        let Some(time) = time else {
+            return u32::MAX;
+        };
+        let ratio = time.as_secs_f64() / 0.005;
+        if ratio <= 1.0 {
+            return 14;
+        }
+        let extra = if threads > 1 { 1 } else { 0 };
+        14 + (ratio.ln() / 2.6f64.ln()) as u32 + extra
+    }
+
+    fn solve(&self, request: &SolveRequest) -> Option<Solution<ReversiMove>> {
+        endgame::solve(self, request)
     }
 }
 

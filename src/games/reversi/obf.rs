@@ -3,7 +3,7 @@
 //! A line reads `<64 squares> <side>; A2:+38; C7:+36; ...`. The first score is the best.
 
 use super::Reversi;
-use crate::game::{Game, GameError};
+use crate::game::{GameError, Rules};
 
 /// One `.obf` line: the position and the known move scores, best first.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,43 +3,12 @@
 //! empties. The lines are calibrated by `scripts/calibrate-reversi-probcut.sh` on the evaluation in
 //! use and compiled in from [`super::probcut_table`].
 
+use super::probcut_fit::{bucket, NONE};
 use super::probcut_table::{DEEPEST, FITS};
 use crate::game::ProbCut;
 
-/// Empties are bucketed in runs of this many...
-pub const BUCKET_WIDTH: u32 = 10;
-/// ...from this many empties (fewer count as the first bucket)...
-pub const FIRST_BUCKET_EMPTIES: u32 = 10;
-/// ...into this many buckets (more count as the last).
-pub const BUCKETS: usize = 5;
 /// ProbCut applies to searches at least this deep.
 const SHALLOWEST_CUT: u32 = 3;
-
-/// One calibrated line: slope in thousandths, intercept and sigma in evaluation points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fit {
-    slope_thousandths: i32,
-    intercept: i32,
-    sigma: i32,
-}
-
-/// A calibrated line (for the generated table).
-pub const fn fit(slope_thousandths: i32, intercept: i32, sigma: i32) -> Fit {
-    Fit {
-        slope_thousandths,
-        intercept,
-        sigma,
-    }
-}
-
-/// A pair that was not calibrated.
-pub const NONE: Fit = fit(0, 0, 0);
-
-/// The bucket of a position with `empties` empty squares.
-pub fn bucket(empties: u32) -> usize {
-    let last = FIRST_BUCKET_EMPTIES + BUCKET_WIDTH * BUCKETS as u32 - 1;
-    ((empties.clamp(FIRST_BUCKET_EMPTIES, last) - FIRST_BUCKET_EMPTIES) / BUCKET_WIDTH) as usize
-}
 
 /// The depth that probes a search `depth` deep: about half of it, of the same parity.
 pub fn shallow_depth(depth: u32) -> u32 {
@@ -74,6 +43,7 @@ pub fn model(empties: u32, depth: u32) -> Option<ProbCut> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::reversi::probcut_fit::BUCKETS;
 
     #[test]
     fn buckets_cover_every_empties_count() {

@@ -4,7 +4,7 @@
 //! `FITS[deep][shallow][bucket]` is `fit(slope in thousandths, intercept, sigma)` in
 //! evaluation points; `NONE` where the pair was not calibrated.
 
-use super::probcut::{fit, Fit, BUCKETS, NONE};
+use super::probcut_fit::{fit, Fit, BUCKETS, NONE};
 
 /// The deepest calibrated depth.
 pub const DEEPEST: usize = 12;

@@ -1,6 +1,6 @@
 //! The result of analysing one position, as `tabula analyze` writes it.
 
-use crate::engine::{Bound, Line, Report, Score};
+use crate::engine::{Line, Report, Score, ScoreBound};
 use serde::{Deserialize, Serialize};
 
 /// A typed score for the side to move.
@@ -41,7 +41,7 @@ pub enum ScoreRecord {
     },
 }
 
-/// [`Bound`] as records write it.
+/// [`ScoreBound`] as records write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BoundRecord {
@@ -55,11 +55,11 @@ pub enum BoundRecord {
 
 impl ScoreRecord {
     /// The record of an engine score.
-    pub fn new(score: Score, bound: Bound) -> ScoreRecord {
+    pub fn new(score: Score, bound: ScoreBound) -> ScoreRecord {
         let bound = match bound {
-            Bound::Exact => BoundRecord::Exact,
-            Bound::Upper => BoundRecord::Upper,
-            Bound::Lower => BoundRecord::Lower,
+            ScoreBound::Exact => BoundRecord::Exact,
+            ScoreBound::Upper => BoundRecord::Upper,
+            ScoreBound::Lower => BoundRecord::Lower,
         };
         match score {
             Score::Heuristic(value) => ScoreRecord::Heuristic {
@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn scores_are_tagged_by_kind() {
-        let exact = ScoreRecord::new(Score::Exact(18), Bound::Exact);
+        let exact = ScoreRecord::new(Score::Exact(18), ScoreBound::Exact);
         assert_eq!(
             serde_json::to_string(&exact).unwrap(),
             r#"{"kind":"exact","value":18,"bound":"exact"}"#
@@ -252,13 +252,13 @@ mod tests {
                 plies: 7,
                 margin: 0,
             },
-            Bound::Exact,
+            ScoreBound::Exact,
         );
         assert_eq!(
             serde_json::to_string(&win).unwrap(),
             r#"{"kind":"win","plies":7,"margin":0,"bound":"exact"}"#
         );
-        let heuristic = ScoreRecord::new(Score::Heuristic(-1.2344), Bound::Upper);
+        let heuristic = ScoreRecord::new(Score::Heuristic(-1.2344), ScoreBound::Upper);
         assert_eq!(heuristic.text(), "<=-1.23");
         assert_eq!(
             serde_json::from_str::<ScoreRecord>(&serde_json::to_string(&heuristic).unwrap())

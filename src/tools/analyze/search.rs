@@ -3,7 +3,7 @@
 
 use super::input::Item;
 use super::record::{Expected, Record};
-use crate::engine::{Bound, EngineError, Line, Mode, Report, Request, Score, Session};
+use crate::engine::{EngineError, Line, Mode, Report, Request, Score, ScoreBound, Session};
 use crate::search::limits::Limits;
 use std::time::Duration;
 
@@ -136,7 +136,7 @@ fn solve_each_move(session: &mut dyn Session, task: &Task) -> Result<Report<Stri
                 Ok(Line {
                     mv: mv.clone(),
                     score,
-                    bound: Bound::Exact,
+                    bound: ScoreBound::Exact,
                     depth: 1,
                     pv: vec![mv.clone()],
                 })
@@ -164,7 +164,7 @@ fn solve_each_move(session: &mut dyn Session, task: &Task) -> Result<Report<Stri
                         } else {
                             negate(best.score)
                         },
-                        bound: Bound::Exact,
+                        bound: ScoreBound::Exact,
                         depth: best.depth + 1,
                         pv,
                     }

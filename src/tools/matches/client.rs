@@ -2,7 +2,7 @@
 //! players' moves, and produce a move within a deadline. A failure is a [`Fault`] that loses the
 //! game for the engine.
 
-use super::clock::Clock;
+use super::clock::MatchClock;
 use super::process::ReadError;
 use super::records::Termination;
 use crate::game::Player;
@@ -96,7 +96,7 @@ pub struct GameSetup {
     /// The engine's seat.
     pub seat: Player,
     /// The engine's clock at the start.
-    pub clock: Clock,
+    pub clock: MatchClock,
 }
 
 impl GameSetup {
@@ -117,7 +117,7 @@ pub struct MoveRequest {
     /// The seat in the game's words.
     pub player: String,
     /// The engine's clock before the move.
-    pub clock: Clock,
+    pub clock: MatchClock,
     /// When the engine loses on time (or hangs, without a clock).
     pub deadline: Instant,
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// A time control.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeControl {
+pub struct MatchTimeControl {
     /// Time for the whole game, if any.
     pub base: Option<Duration>,
     /// Added after each move (with a base time).
@@ -15,7 +15,7 @@ pub struct TimeControl {
     pub per_move: Option<Duration>,
 }
 
-impl TimeControl {
+impl MatchTimeControl {
     /// Whether any clock limits the engine.
     pub fn is_limited(&self) -> bool {
         self.base.is_some() || self.per_move.is_some()
@@ -60,22 +60,22 @@ impl FromStr for BaseIncrement {
 
 /// One engine's clock during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
-    control: TimeControl,
+pub struct MatchClock {
+    control: MatchTimeControl,
     remaining: Option<Duration>,
 }
 
-impl Clock {
+impl MatchClock {
     /// A full clock.
-    pub fn new(control: TimeControl) -> Clock {
-        Clock {
+    pub fn new(control: MatchTimeControl) -> MatchClock {
+        MatchClock {
             control,
             remaining: control.base,
         }
     }
 
     /// The time control.
-    pub fn control(&self) -> TimeControl {
+    pub fn control(&self) -> MatchTimeControl {
         self.control
     }
 
@@ -115,7 +115,7 @@ mod tests {
         );
         assert!("0+1".parse::<BaseIncrement>().is_err());
         assert!("x+1".parse::<BaseIncrement>().is_err());
-        let mut clock = Clock::new(TimeControl {
+        let mut clock = MatchClock::new(MatchTimeControl {
             base: Some(tc.base),
             increment: tc.increment,
             per_move: Some(Duration::from_secs(2)),
@@ -124,7 +124,7 @@ mod tests {
         clock.spend(Duration::from_secs(9));
         assert_eq!(clock.remaining(), Some(Duration::from_millis(1500)));
         assert_eq!(clock.allowed(), Some(Duration::from_millis(1500)));
-        let free = Clock::new(TimeControl::default());
+        let free = MatchClock::new(MatchTimeControl::default());
         assert_eq!(free.allowed(), None);
     }
 }

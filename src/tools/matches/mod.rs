@@ -33,11 +33,11 @@ use crate::games;
 use crate::tools::interrupt::{Interrupt, Interrupted};
 use crate::tools::positions::{self, Start};
 use anyhow::{bail, Context, Result};
-use clock::{BaseIncrement, TimeControl};
+use clock::{BaseIncrement, MatchTimeControl};
 use records::GameRecord;
-use referee::{Adjudication, Instance, Referee, Scheduled};
+use referee::{Adjudication, Instance, MatchReferee, Scheduled};
 use results::Results;
-use spec::{Defaults, EngineSpec, Protocol};
+use spec::{Defaults, EngineProtocol, EngineSpec};
 use statistics::SprtDecision;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -148,7 +148,7 @@ fn read_openings(path: &Path, game: &str, options: &[(String, String)]) -> Resul
 /// The engines of the match, checked against the game.
 fn engine_specs(args: &MatchArgs, game: &str, seats: usize) -> Result<Vec<Arc<EngineSpec>>> {
     let defaults = Defaults {
-        time: TimeControl {
+        time: MatchTimeControl {
             base: args.tc.map(|tc| tc.base),
             increment: args.tc.map_or(Duration::ZERO, |tc| tc.increment),
             per_move: args.movetime.map(Duration::from_millis),
@@ -177,13 +177,13 @@ fn engine_specs(args: &MatchArgs, game: &str, seats: usize) -> Result<Vec<Arc<En
     }
     if let Some(spec) = specs
         .iter()
-        .find(|spec| spec.protocol == Protocol::Piskvork && game != "gomoku")
+        .find(|spec| spec.protocol == EngineProtocol::Piskvork && game != "gomoku")
     {
         bail!("{} speaks Piskvork, which plays only Gomoku", spec.name);
     }
     if let Some(spec) = specs
         .iter()
-        .find(|spec| spec.protocol == Protocol::Nboard && game != "reversi")
+        .find(|spec| spec.protocol == EngineProtocol::Nboard && game != "reversi")
     {
         bail!("{} speaks NBoard, which plays only Othello", spec.name);
     }
@@ -223,7 +223,8 @@ fn worker(
         max_plies: args.max_plies,
     };
     let (acknowledge, acknowledged) = mpsc::channel();
-    let mut referee = match Referee::new(&args.game, options, adjudication, interrupt.clone()) {
+    let mut referee = match MatchReferee::new(&args.game, options, adjudication, interrupt.clone())
+    {
         Ok(referee) => referee,
         Err(error) => {
             let _ = sender.send((Err(error), acknowledge));
@@ -273,7 +274,7 @@ fn worker(
 pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
     let words: Vec<&str> = args.options.iter().map(String::as_str).collect();
     let options = games::parse_options(&words)?;
-    let probe = Referee::new(
+    let probe = MatchReferee::new(
         &args.game,
         &options,
         Adjudication::default(),

@@ -193,7 +193,7 @@ impl Client for NboardClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::matches::clock::{Clock, TimeControl};
+    use crate::tools::matches::clock::{MatchClock, MatchTimeControl};
 
     fn setup(position: Option<&str>, opening: &[(usize, &str)]) -> GameSetup {
         GameSetup {
@@ -209,7 +209,7 @@ mod tests {
                 })
                 .collect(),
             seat: 0,
-            clock: Clock::new(TimeControl::default()),
+            clock: MatchClock::new(MatchTimeControl::default()),
         }
     }
 

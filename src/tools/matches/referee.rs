@@ -3,13 +3,13 @@
 //! a timeout or a refused command loses the game for that engine, with the reason recorded.
 
 use super::client::{Client, Fault, GameSetup, MoveRequest, PlayedMove};
-use super::clock::Clock;
+use super::clock::MatchClock;
 use super::gtp_client::GtpClient;
 use super::nboard_client::NboardClient;
 use super::piskvork_client::PiskvorkClient;
 use super::process::Process;
 use super::records::{GameRecord, Termination};
-use super::spec::{EngineSpec, Protocol};
+use super::spec::{EngineProtocol, EngineSpec};
 use crate::engine::{new_session, InfoMode, Mode, Request, Score, Session, Settings, StopSignal};
 use crate::game::{Game, Player};
 use crate::games::{self, GameVisitor};
@@ -59,15 +59,15 @@ impl Instance {
                 )
             })?;
             let client: Box<dyn Client> = match self.spec.protocol {
-                Protocol::Gtp => {
+                EngineProtocol::Gtp => {
                     Box::new(GtpClient::new(process, &self.spec, self.interrupt.clone()))
                 }
-                Protocol::Piskvork => Box::new(PiskvorkClient::new(
+                EngineProtocol::Piskvork => Box::new(PiskvorkClient::new(
                     process,
                     &self.spec,
                     self.interrupt.clone(),
                 )),
-                Protocol::Nboard => Box::new(NboardClient::new(
+                EngineProtocol::Nboard => Box::new(NboardClient::new(
                     process,
                     &self.spec,
                     self.interrupt.clone(),
@@ -139,7 +139,7 @@ struct Ending {
 }
 
 /// Plays games, one at a time, with its own session for the rules.
-pub struct Referee {
+pub struct MatchReferee {
     game: String,
     options: Vec<(String, String)>,
     session: Box<dyn Session>,
@@ -147,7 +147,7 @@ pub struct Referee {
     interrupt: Interrupt,
 }
 
-impl Referee {
+impl MatchReferee {
     /// A referee for `game` with `options`.
     ///
     /// # Errors
@@ -157,7 +157,7 @@ impl Referee {
         options: &[(String, String)],
         adjudication: Adjudication,
         interrupt: Interrupt,
-    ) -> Result<Referee> {
+    ) -> Result<MatchReferee> {
         let settings = Settings {
             hash_megabytes: 16,
             threads: 1,
@@ -167,7 +167,7 @@ impl Referee {
         let stop = Arc::new(StopSignal::default());
         interrupt.watch(stop.clone());
         let session = new_session(game, options, settings, stop, None)?;
-        Ok(Referee {
+        Ok(MatchReferee {
             game: session.game_name().to_string(),
             options: session.game_options(),
             session,
@@ -317,9 +317,9 @@ impl Referee {
                 mv: self.session.moves_played().pop().unwrap_or_default(),
             });
         }
-        let mut clocks: Vec<Clock> = instances
+        let mut clocks: Vec<MatchClock> = instances
             .iter()
-            .map(|instance| Clock::new(instance.spec().time))
+            .map(|instance| MatchClock::new(instance.spec().time))
             .collect();
         let mut timed = Vec::new();
         let ending = self.run(instances, position, &opening, &mut clocks, &mut timed)?;
@@ -384,7 +384,7 @@ impl Referee {
         instances: &mut [Instance],
         position: Option<String>,
         opening: &[PlayedMove],
-        clocks: &mut [Clock],
+        clocks: &mut [MatchClock],
         timed: &mut Vec<(Player, u64)>,
     ) -> Result<Option<Ending>> {
         for (seat, instance) in instances.iter_mut().enumerate() {

@@ -1,7 +1,7 @@
 //! The `key=value` groups of the command line, as in cutechess-cli: `--engine cmd=... name=...
 //! proto=gtp option.level=3`, `--each ...` for every engine, and `--sprt elo0=0 elo1=10 ...`.
 
-use super::clock::{BaseIncrement, TimeControl};
+use super::clock::{BaseIncrement, MatchTimeControl};
 use super::process::Launch;
 use super::statistics::{Sprt, SprtModel};
 use anyhow::{bail, Context, Result};
@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
+pub enum EngineProtocol {
     /// Our GTP dialect (Tabula, Edax `-gtp`, gtp-rhino, ...).
     Gtp,
     /// Gomocup's Piskvork protocol (Gomoku brains such as Rapfi).
@@ -49,7 +49,7 @@ pub struct EngineSpec {
     /// How to start it.
     pub launch: Launch,
     /// Its protocol.
-    pub protocol: Protocol,
+    pub protocol: EngineProtocol,
     /// `option.X=V`: GTP `set_option X V`, Piskvork `INFO X V`.
     pub options: Vec<(String, String)>,
     /// `init=...`: raw commands sent after start-up (repeatable).
@@ -63,14 +63,14 @@ pub struct EngineSpec {
     /// How to tell it passes (GTP).
     pub pass: PassStyle,
     /// Its time control.
-    pub time: TimeControl,
+    pub time: MatchTimeControl,
 }
 
 /// The defaults an engine spec starts from (the match's options).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Defaults {
     /// The match's time control.
-    pub time: TimeControl,
+    pub time: MatchTimeControl,
     /// The match's time margin.
     pub margin: Duration,
     /// The match's reply timeout.
@@ -158,7 +158,7 @@ pub fn parse_engine(each: &[String], words: &[String], defaults: &Defaults) -> R
             directory: None,
             stderr: None,
         },
-        protocol: Protocol::Gtp,
+        protocol: EngineProtocol::Gtp,
         options: Vec::new(),
         init: Vec::new(),
         margin: defaults.margin,
@@ -183,9 +183,9 @@ pub fn parse_engine(each: &[String], words: &[String], defaults: &Defaults) -> R
             "stderr" => spec.launch.stderr = Some(PathBuf::from(value)),
             "proto" | "protocol" => {
                 spec.protocol = match value.to_ascii_lowercase().as_str() {
-                    "gtp" => Protocol::Gtp,
-                    "piskvork" | "gomocup" => Protocol::Piskvork,
-                    "nboard" => Protocol::Nboard,
+                    "gtp" => EngineProtocol::Gtp,
+                    "piskvork" | "gomocup" => EngineProtocol::Piskvork,
+                    "nboard" => EngineProtocol::Nboard,
                     _ => bail!("proto must be gtp, piskvork or nboard, not '{value}'"),
                 }
             }
@@ -320,7 +320,7 @@ mod tests {
 
     fn defaults() -> Defaults {
         Defaults {
-            time: TimeControl::default(),
+            time: MatchTimeControl::default(),
             margin: Duration::from_millis(100),
             timeout: Duration::from_secs(60),
         }
