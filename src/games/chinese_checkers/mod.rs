@@ -915,7 +915,7 @@ impl SearchHooks for ChineseCheckers {
         // best-reply search against five greedy seats at the same time a move. Otherwise
         // best-reply search, which beat paranoid search in every match measured; a Monte-Carlo
         // search has no depth to cap, and with three players it was first less often against
-        // two best-reply seats (see the README).
+        // two best-reply seats (measurements: docs/results/chinese-checkers.md).
         if self.variant().players() == 6 && depth.is_none() {
             MultiplayerSearch::MonteCarlo
         } else {

@@ -35,53 +35,40 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 const SHALLOW_EMPTIES: u32 = 6;
 /// Nodes with at least this many empties use the shared transposition table, and from
 /// [`ETC_EMPTIES`] they try enhanced transposition cut-offs; those below, from 4 empties, the
-/// thread's own table (from 5: 21.6% fewer nodes and 11% less time on FFO #40-#49, one thread,
-/// `--hash 64`; from 4: 3% fewer again, in the same time). The shared table from 9 and cut-offs
-/// from 12 took 3-6% fewer nodes, but each probe is a cache miss: from 10 and 14, 8% less time
-/// (paired runs, single-threaded). With two selective passes and the sorts from 16 empties,
-/// cut-offs from 13 empties: 664 M nodes against 677 M (single-threaded); the table from 9 or 11
-/// empties took longer on 2 threads.
+/// thread's own table. Each shared probe is a cache miss, so probing fewer, larger nodes wins time
+/// although it costs nodes (measurements: docs/results/reversi.md, the endgame solver's settings).
 const TABLE_EMPTIES: u32 = 10;
 /// See [`TABLE_EMPTIES`].
 const ETC_EMPTIES: u32 = 13;
 /// Nodes with at least this many empties sort moves by a shallow evaluation search; from this
 /// many they also try the table's move before sorting the others, so a cut-off by the table's
-/// move costs no sort (0.4% fewer nodes on FFO #40-#49, all of them the sort's own). From 18, with
-/// the static ordering below it, rather than 16 with a 1-ply search at 16-17: an evaluation
-/// search's nodes cost several solver nodes each (a pattern evaluation per leaf), and the larger
-/// positions lose fewer nodes than the 1-ply searches cost. One thread: FFO #50-#52 and #56
-/// 1,312.5 M nodes against 1,363.0 M (17: 1,354.7 M), #50 0.97x and #57 0.95x the time (3 paired
-/// runs each); FFO #53-#54 on 2 threads 73.8 s against 76.1 s; but FFO #40-#49 (`--hash 64`)
-/// 492.6 M nodes against 466.9 M and 1.065x the time (3 pairs).
+/// move costs no sort. From 18 rather than lower because an evaluation search's nodes cost several
+/// solver nodes each (a pattern evaluation per leaf), which the larger positions repay and the
+/// smaller ones do not (measurements: docs/results/reversi.md).
 const EVALUATION_SORT_EMPTIES: u32 = 18;
 /// Nodes with at least this many empties (and fewer than [`EVALUATION_SORT_EMPTIES`]) add the
-/// static evaluation after the move to the fast ordering value. On FFO #40-#49 (single-threaded,
-/// with [`STATIC_EVALUATION_WEIGHT`] 1024), nodes against none: from 13 empties -7.7%, from 12
-/// -9.9%, from 11 -12.5%, from 10 -13.7%; but each evaluation costs about as much as the nodes it
-/// saves (from 11: the same user time for 18% fewer nodes), so only the upper empties use it.
-/// Weights 512 and 2048 (from 11) did worse than 1024.
+/// static evaluation after the move to the fast ordering value. It saves nodes from any depth, but
+/// each evaluation costs about as much as the nodes it saves, so only the upper empties use it
+/// (measurements: docs/results/reversi.md).
 const STATIC_EVALUATION_EMPTIES: u32 = 13;
 /// The weight of a disc of static evaluation in the fast ordering value: a quarter of a reply
 /// left to the opponent ([`MOBILITY_WEIGHT`]).
 const STATIC_EVALUATION_WEIGHT: i32 = 1024;
 /// In that sort, a move's value is four times its evaluation (400 a disc) less this much for each
-/// reply left to the opponent: fewer replies, a smaller subtree to refute. A disc per reply rather
-/// than 0.16 disc: 3-4% fewer nodes on FFO #40-#49 (single-threaded).
+/// reply left to the opponent: fewer replies, a smaller subtree to refute (a disc per reply took
+/// fewer nodes than a smaller weight; docs/results/reversi.md).
 const EVALUATION_SORT_MOBILITY_WEIGHT: i32 = 400;
 /// The evaluation search that orders a move (from [`EVALUATION_SORT_EMPTIES`]) is exact only
 /// down to this many discs below the node's alpha; a move further below gets a bound, in a search
-/// that stops as soon as it proves one (Edax's sort window does the same). Measured with one
-/// thread, when the sorts started at 16 empties: FFO #40-#49 (`--hash 64`) 466.9 M nodes against
-/// 474.6 M for exact values (evaluation nodes 24.8 M against 30.7 M), FFO #50-#52 and #56
-/// (`--hash 512`) 1,363.0 M against 1,388.2 M; margins 2, 6, 8, 12 gave 1,829-1,846 M on the two
-/// sets together (4: 1,830 M, exact: 1,863 M). A bound above as well (moves far above beta given
-/// bounds too) cost 19-30% more solver nodes.
+/// that stops as soon as it proves one (Edax's sort window does the same). Far-below moves are
+/// refuted anyway, so their exact order is not worth the evaluation nodes; a bound above beta as
+/// well cost more solver nodes (measurements: docs/results/reversi.md).
 const EVALUATION_SORT_MARGIN: i32 = 4;
 /// Nodes with at least this many empties may search their moves in parallel.
 const SPLIT_EMPTIES: u32 = 13;
 /// Stable-disc cut-offs are tried when alpha is at least this high (per empties), since counting
-/// stable discs costs more than it saves in balanced windows. From 4 also below 12 empties, where
-/// it was 8: 5% fewer nodes on FFO #40-#49 (single-threaded) for about the same time.
+/// stable discs costs more than it saves in balanced windows; 4 rather than 8 below 12 empties
+/// took fewer nodes for about the same time (docs/results/reversi.md).
 const STABILITY_THRESHOLD: [i32; 61] = {
     let mut thresholds = [99; 61];
     let mut empties = 0;
@@ -93,21 +80,19 @@ const STABILITY_THRESHOLD: [i32; 61] = {
 };
 /// Half-width of the root's first aspiration window, in discs (odd: scores are even).
 const ASPIRATION: i32 = 5;
-/// Roots with at least this many empties get selective passes before the exact one. Measured
-/// single-threaded on FFO #40-#49: 20-27% fewer nodes on the largest positions (#45, #49, #43).
+/// Roots with at least this many empties get selective passes before the exact one: their
+/// ordering and bounds make the exact pass much smaller on the largest positions
+/// (docs/results/reversi.md).
 const SELECTIVE_EMPTIES: u32 = 20;
 /// In a selective pass, nodes with at least this many empties try a probable cut-off... (8 rather
-/// than 10 or 12 with the other settings here: on 2 threads, FFO #40-#49, 652-666 M nodes and
-/// 12.7-12.9 s against 675-690 M and 13.0-13.5 s.)
+/// than 10 or 12: fewer nodes and less time with the other settings here; docs/results/reversi.md.)
 const PROBABLE_CUTOFF_EMPTIES: u32 = 8;
 /// ...when a shallow evaluation search is the pass's margin, in discs, beyond the window: one pass
 /// per margin, loosest first. The evaluation's error against exact scores is about 7-10 discs
 /// (RMS) at these empties, so the last pass's wide margin keeps its result close to the truth (a
 /// single pass at 4-8 discs gave worse hints than at 12-16); a cheap loose pass before it orders
-/// that pass's moves. Single-threaded, FFO #40-#49, `--hash 64`: 689 M nodes against 722 M with
-/// the one pass at 14 (8 then 14: 686 M; 4, 8, 14: 681 M; 6, 16: 711 M; 6, 12: 741 M; 6, 14, 20:
-/// 711 M); #50-#52: 1.26 G against 1.31 G. The margin also marks the pass's table entries, so it
-/// is never 0, which marks exact ones.
+/// that pass's moves (other margins and counts of passes: docs/results/reversi.md). The margin
+/// also marks the pass's table entries, so it is never 0, which marks exact ones.
 const SELECTIVE_MARGINS: [i32; 2] = [6, 14];
 /// Key mixed into table keys so that exact scores never meet midgame evaluations.
 const SOLVER_KEY: u64 = crate::base::zobrist::key(5, 1);
@@ -413,7 +398,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
     }
 
     /// Null-window search with four empties, odd-quadrant squares first; bounds in the thread's
-    /// own table (3% fewer nodes on FFO #40-#49, the same time).
+    /// own table, which saves a few nodes at no cost in time.
     fn last_four(&mut self, player: u64, opponent: u64, alpha: i32) -> i32 {
         self.cpu.run(|| {
             self.count_node();
@@ -912,7 +897,7 @@ fn stability_ceiling<K: Kernels>(
 }
 
 /// The solver's table key: a multiply-xorshift mix of the two bitboards, cheaper than the game's
-/// byte-table Zobrist hash (1% less time on FFO #40-#49) and unrelated to the midgame's keys.
+/// byte-table Zobrist hash and unrelated to the midgame's keys.
 #[inline(always)]
 fn table_key(player: u64, opponent: u64) -> u64 {
     // Relative to the side to move, so the colour does not matter to the solver.
@@ -983,11 +968,8 @@ impl MoveList {
                     1 << 30
                 } else if empties >= EVALUATION_SORT_EMPTIES {
                     // Near the root, a shallow search with the evaluation orders best: 2 plies
-                    // from 18 empties, 3 at 22, 4 from 23 (6% fewer nodes than 3 plies on #45,
-                    // #48, #49). 3 plies at 22 only, not from 21: one thread, FFO #40-#49
-                    // (`--hash 64`) 485.7 M nodes against 492.6 M and 0.985x the time, FFO
-                    // #50-#52 and #56 1,299.4 M against 1,312.5 M, #50 0.971x the time (3 pairs
-                    // each); from 20: 492.6 M and 1,311.0 M; never: 490.9 M and 1,308.5 M.
+                    // from 18 empties, 3 at 22, 4 from 23, deeper only where the subtrees are
+                    // large enough to repay it (measurements: docs/results/reversi.md).
                     let depth = match empties {
                         23.. => 4,
                         22 => 3,
@@ -1087,9 +1069,8 @@ fn corner_stability(discs: u64) -> i32 {
 }
 
 /// Nodes of [`evaluation_search`] with at least this many plies left try their moves fewest
-/// replies first. The search's value does not depend on the order, only its size: on FFO #50 (one
-/// thread), 38.4 M evaluation nodes instead of 51.9 M, for the same solver tree; from 1 ply, 35.2 M
-/// but more time, the replies' move generation costing more than the leaves it saves.
+/// replies first. The search's value does not depend on the order, only its size; from 1 ply the
+/// replies' move generation would cost more than the leaves it saves (docs/results/reversi.md).
 const EVALUATION_ORDER_DEPTH: u32 = 2;
 
 /// A small alpha-beta search on the midgame evaluation, for ordering near the root: the value
