@@ -129,7 +129,7 @@ fn paths_in_and_out() {
     ccp.ready();
     // A path that is not a chain of hops is not.
     let error = ccp.refused("position startpos moves 9-18 111-102 4-18-19");
-    assert!(error.contains("4-18-19") || error.contains("5-19-20"), "{error}");
+    assert!(error.contains("illegal move 4-18-19"), "{error}");
     // The engine's own moves are full paths: consecutive holes a step or a hop apart.
     ccp.send("position startpos moves 9-18 111-102 4-19 102-90");
     let (_, best) = ccp.go("movetime 100");
@@ -152,7 +152,7 @@ fn strict_goal_lock_refuses_a_chain_that_leaves_the_goal() {
     let error = ccp.refused(&format!(
         "position cells {LEAVE_AND_RETURN} player 1 ply 80 moves 26-8"
     ));
-    assert!(error.contains("26-8") || error.contains("27-9"), "{error}");
+    assert!(error.contains("illegal move 26-8"), "{error}");
     // The engine never plays it: its moves all keep the lock.
     for _ in 0..3 {
         ccp.send(&format!("position cells {LEAVE_AND_RETURN} player 1 ply 80"));

@@ -46,7 +46,15 @@ pub enum CcpError {
     /// A command with arguments it cannot take.
     #[error("{0}")]
     Usage(String),
-    /// The engine refused (an illegal move, a finished game...).
+    /// A move that is not legal in the position (the reason numbers holes from 1, as Tabula does).
+    #[error("illegal move {mv}: {reason} (Tabula's hole numbers, from 1)")]
+    Illegal {
+        /// The move as CCP wrote it.
+        mv: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// The engine refused (a finished game...).
     #[error(transparent)]
     Engine(#[from] EngineError),
 }
@@ -193,11 +201,10 @@ impl Ccp {
             for text in &words[used + 1..] {
                 let mv = parse_ccp_move(&game, text)?;
                 if !game.is_legal(mv) {
-                    return Err(GameError::IllegalMove {
+                    return Err(CcpError::Illegal {
                         mv: text.to_string(),
                         reason: game.illegal_reason(mv),
-                    }
-                    .into());
+                    });
                 }
                 game.play_unchecked(mv);
                 played += 1;
@@ -414,7 +421,13 @@ fn parse_ccp_move(game: &ChineseCheckers, text: &str) -> Result<ChineseCheckersM
             ))
         })?;
     let ours: Vec<String> = holes.iter().map(|hole| (hole + 1).to_string()).collect();
-    Ok(game.parse_move(&ours.join("-"))?)
+    game.parse_move(&ours.join("-")).map_err(|error| match error {
+        GameError::IllegalMove { reason, .. } => CcpError::Illegal {
+            mv: text.to_string(),
+            reason,
+        },
+        other => other.into(),
+    })
 }
 
 /// A move as CCP writes it: the full path, holes numbered from 0.
