@@ -93,6 +93,16 @@ struct ModelRules {
     all_ten: bool,
     /// Turns after which a player's pieces count in another player's goal.
     spoil_after: u32,
+    /// `goal_lock=strict`: a hop chain that has landed in the mover's goal (or starts there)
+    /// may land nowhere else afterwards.
+    strict: bool,
+    /// Two players: a draw when the first seat finishes with ten pieces home and the second can
+    /// finish with its next move.
+    equal_turn: bool,
+    /// The game ends after this many plies since the position was loaded...
+    max_moves: u32,
+    /// ...as a draw (otherwise the ranking by distance, which the model does not judge).
+    cap_draw: bool,
 }
 
 impl ModelRules {
@@ -104,17 +114,36 @@ impl ModelRules {
             no_stop: false,
             all_ten: false,
             spoil_after: 30,
+            strict: false,
+            equal_turn: false,
+            max_moves: 1000,
+            cap_draw: false,
         };
+        // The CCERL preset as the documentation lists it, whatever the order of the words.
+        if options.split_whitespace().any(|word| word == "rules=ccerl") {
+            rules.spoil_after = 0;
+            rules.goal_lock = true;
+            rules.strict = true;
+            rules.equal_turn = true;
+            rules.max_moves = 240;
+            rules.cap_draw = true;
+        }
         for word in options.split_whitespace() {
             let (key, value) = word.split_once('=').unwrap();
             match key {
+                "rules" => {}
                 "players" => rules.players = value.parse().unwrap(),
                 "jumps" => rules.long = value == "long",
-                "goal_lock" => rules.goal_lock = value == "on",
+                "goal_lock" => {
+                    rules.goal_lock = value != "off";
+                    rules.strict = value == "strict";
+                }
+                "equal_turn" => rules.equal_turn = value == "on",
+                "at_cap" => rules.cap_draw = value == "draw",
                 "side_camps" => rules.no_stop = value == "no-stop",
                 "finish" => rules.all_ten = value == "all",
                 "spoil_after" => rules.spoil_after = value.parse().unwrap(),
-                "max_moves" => {}
+                "max_moves" => rules.max_moves = value.parse().unwrap(),
                 _ => panic!("the model does not know {key}"),
             }
         }
@@ -133,6 +162,8 @@ struct Naive<'a> {
     finished: Vec<Player>,
     /// Turns each player has taken (only compared with `spoil_after`).
     turns: Vec<u32>,
+    /// Plies since the position was loaded.
+    ply: u32,
 }
 
 impl<'a> Naive<'a> {
@@ -172,6 +203,7 @@ impl<'a> Naive<'a> {
             side,
             finished,
             turns,
+            ply: 0,
         }
     }
 
@@ -190,6 +222,38 @@ impl<'a> Naive<'a> {
     fn is_over(&self) -> bool {
         // Solitaire ends when its one player finishes; otherwise when one player is left.
         self.finished.len() >= self.players().saturating_sub(1).max(1)
+            || self.ply >= self.rules.max_moves
+    }
+
+    /// The result of a finished two-player game, where the model judges it: `Some(None)` for a
+    /// draw, `Some(Some(seat))` for a win; `None` while the game goes on or where the engine ranks
+    /// by distance.
+    fn outcome(&self) -> Option<Option<Player>> {
+        if !self.is_over() || self.players() != 2 {
+            return None;
+        }
+        if let Some(&first) = self.finished.first() {
+            // The equal-turn draw: seat 0 is home with all ten, seat 1 to move can follow.
+            let goal = self.goal(0);
+            let all_home = (0..self.cells.len())
+                .filter(|&hole| self.star.camps[hole] == goal)
+                .all(|hole| self.cells[hole] == 1);
+            if self.rules.equal_turn && first == 0 && all_home && self.side == 1 {
+                let mut probe = self.clone();
+                probe.finished.clear();
+                probe.ply = 0;
+                let follows = probe.moves().iter().any(|mv| {
+                    let mut next = probe.clone();
+                    next.play(mv);
+                    next.has_finished(1, &[])
+                });
+                if follows {
+                    return Some(None);
+                }
+            }
+            return Some(Some(first));
+        }
+        self.rules.cap_draw.then_some(None)
     }
 
     /// Where a hop from `hole` in `direction` lands on `cells`, if it may.
@@ -241,14 +305,25 @@ impl<'a> Naive<'a> {
                     }
                 }
             }
-            let mut landed = BTreeSet::from([origin]);
-            let mut stack = vec![origin];
-            while let Some(hole) = stack.pop() {
+            // Each chain state is a hole and whether the chain has been in the goal; the strict
+            // lock forbids landing outside the goal once it has.
+            let goal = self.goal(self.side);
+            let starts_home = self.star.camps[origin] == goal;
+            let mut landed = BTreeSet::from([(origin, starts_home)]);
+            let mut stack = vec![(origin, starts_home)];
+            while let Some((hole, been_home)) = stack.pop() {
                 for direction in DIRECTIONS {
                     if let Some(landing) = self.hop(&lifted, hole, direction) {
-                        if landed.insert(landing) {
+                        let home = self.star.camps[landing] == goal;
+                        if self.rules.strict && been_home && !home {
+                            continue;
+                        }
+                        if landing == origin {
+                            continue;
+                        }
+                        if landed.insert((landing, been_home || home)) {
                             targets.insert(landing);
-                            stack.push(landing);
+                            stack.push((landing, been_home || home));
                         }
                     }
                 }
@@ -297,6 +372,7 @@ impl<'a> Naive<'a> {
             self.cells[from] = 0;
         }
         self.turns[mover] = self.turns[mover].saturating_add(1);
+        self.ply += 1;
         // Everybody whose condition holds now finishes, in seat order; a player finishing can
         // make another one's goal count as full.
         let mut done = self.finished.clone();
@@ -365,7 +441,7 @@ const VARIANTS: [&str; 8] = [
 ];
 
 /// Solitaire and every house-rule option, alone and in combinations.
-const RULE_OPTIONS: [&str; 11] = [
+const RULE_OPTIONS: [&str; 15] = [
     "players=1",
     "players=1 jumps=long",
     "players=2 goal_lock=off",
@@ -377,6 +453,10 @@ const RULE_OPTIONS: [&str; 11] = [
     "players=3 finish=all",
     "players=6 jumps=long finish=all goal_lock=off",
     "players=4 spoil_after=0 side_camps=no-stop goal_lock=off",
+    "players=2 goal_lock=strict",
+    "players=4 jumps=long goal_lock=strict",
+    "rules=ccerl",
+    "players=2 equal_turn=on at_cap=draw finish=all goal_lock=strict max_moves=5",
 ];
 
 /// Checks the move lists and perft counts (to `depth`, or 2 with over 70 moves) of the engine and
@@ -393,6 +473,10 @@ fn compare(star: &Star, options: &str, text: &str, depth: usize) -> u64 {
     let mut expected = naive.moves();
     expected.sort();
     assert_eq!(listed, expected, "{options}: moves at {text}");
+    if let Some(result) = naive.outcome() {
+        let outcome = engine.outcome().expect("the model says the game is over");
+        assert_eq!(outcome.winner(), result, "{options}: result at {text}");
+    }
     // The model is slow: one ply less where the branching is wide.
     let depth = if listed.len() > 70 {
         depth.min(2)
@@ -601,4 +685,106 @@ fn consistency_up_to_the_move_cap() {
         let start = variant(options);
         tabula::game::consistency::check_random_games(&start, 2, 60, options.len() as u64);
     }
+}
+
+/// Player 2's piece on hole 27 reaches hole 9 only by a chain that lands in its goal camp (hole
+/// 7), leaves it (hole 29) and comes back: the `26-8` of a CCERL game in JumpStar's numbering.
+const LEAVE_AND_RETURN: &str = "..............111.........2.................................\
+                                1111111............................................222222222. 2";
+
+#[test]
+fn strict_goal_lock_rejects_a_chain_that_leaves_the_goal_and_comes_back() {
+    let star = Star::new();
+    for options in ["rules=ccerl", "players=2 goal_lock=strict"] {
+        let mut position = variant(options);
+        position.set_position_string(LEAVE_AND_RETURN).unwrap();
+        let error = position.parse_move("27-7-29-9").unwrap_err().to_string();
+        assert!(error.contains("strict"), "{options}: {error}");
+        let mv = position.parse_move("27-9").unwrap();
+        assert!(!position.is_legal(mv), "{options}");
+        assert!(position.illegal_reason(mv).contains("strict"), "{options}");
+        compare(&star, options, LEAVE_AND_RETURN, 2);
+    }
+    // The plain goal lock lets the chain out and back in.
+    let mut position = variant("players=2");
+    position.set_position_string(LEAVE_AND_RETURN).unwrap();
+    let mv = position.parse_move("27-7-29-9").unwrap();
+    assert!(position.is_legal(mv));
+    compare(&star, "players=2", LEAVE_AND_RETURN, 2);
+}
+
+/// Player 1 steps 103-112 and has all ten pieces home; player 2 can answer 19-10 (a draw under
+/// the equal-turn rule) or, in the second position, cannot (player 1 wins).
+const EQUAL_TURN: &str = "222222222.........2.........................................\
+                          ..........................................1.........111111111 1";
+const EQUAL_TURN_TOO_LATE: &str = "222222222...................................................2\
+                                   .........................................1.........111111111 1";
+
+#[test]
+fn equal_turn_draw() {
+    let star = Star::new();
+    for (options, text, winner) in [
+        ("rules=ccerl", EQUAL_TURN, None),
+        ("rules=ccerl", EQUAL_TURN_TOO_LATE, Some(0)),
+        ("players=2 equal_turn=on", EQUAL_TURN, None),
+        ("players=2", EQUAL_TURN, Some(0)),
+        ("players=2 equal_turn=on finish=all", EQUAL_TURN, None),
+    ] {
+        let mut position = variant(options);
+        position.set_position_string(text).unwrap();
+        compare(&star, options, text, 2);
+        let mv = position.parse_move("103-112").unwrap();
+        assert!(position.is_legal(mv), "{options}");
+        position.play_unchecked(mv);
+        let outcome = position.outcome().expect("player 1 has finished");
+        assert_eq!(outcome.winner(), winner, "{options}: {text}");
+        assert_eq!(outcome.place(1), if winner.is_some() { 2 } else { 1 });
+        compare(&star, options, &position.position_string(), 1);
+    }
+}
+
+#[test]
+fn draw_at_the_move_cap() {
+    for (options, draw) in [
+        ("players=2 max_moves=6 at_cap=draw", true),
+        ("rules=ccerl max_moves=6", true),
+        ("players=2 max_moves=6", false),
+    ] {
+        let mut position = variant(options);
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            position.generate_moves(&mut moves);
+            position.play_unchecked(moves[0]);
+        }
+        let outcome = position.outcome().expect("the cap ends the game");
+        let shared = outcome.place(0) == 1 && outcome.place(1) == 1;
+        // Ranked by progress, the places share only where the distance sums are equal.
+        let expected = draw || position.distance(0) == position.distance(1);
+        assert_eq!(shared, expected, "{options}");
+    }
+}
+
+#[test]
+fn the_ccerl_preset_round_trips() {
+    let position = variant("rules=ccerl");
+    let options: Vec<String> = position
+        .options()
+        .iter()
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
+    assert_eq!(
+        options.join(" "),
+        "players=2 jumps=standard max_moves=240 goal_lock=strict spoil_after=0 equal_turn=on at_cap=draw"
+    );
+    assert_eq!(variant(&options.join(" ")).options(), position.options());
+    // Keys after (or before) the preset override it.
+    let looser = variant("goal_lock=on rules=ccerl");
+    assert!(!looser
+        .options()
+        .contains(&("goal_lock".to_string(), "strict".to_string())));
+    assert!(looser
+        .options()
+        .contains(&("equal_turn".to_string(), "on".to_string())));
+    let pairs = [("rules".to_string(), "nonsense".to_string())];
+    assert!(ChineseCheckers::from_options(&pairs).is_err());
 }

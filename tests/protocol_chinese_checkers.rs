@@ -618,7 +618,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         ),
         (
             "set_game chinese-checkers goal_lock=maybe".to_string(),
-            "goal_lock must be on or off",
+            "goal_lock must be on, off or strict",
         ),
         (
             "set_game chinese-checkers side_camps=closed".to_string(),

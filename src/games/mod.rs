@@ -97,8 +97,9 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "chinese-checkers",
         aliases: &["chinese_checkers", "chinesecheckers", "halma", "sternhalma"],
-        options: "players=1|2|3|4|6 jumps=standard|long max_moves=N goal_lock=on|off \
-                  side_camps=open|no-stop finish=fill|all spoil_after=N",
+        options: "players=1|2|3|4|6 jumps=standard|long max_moves=N goal_lock=on|off|strict \
+                  side_camps=open|no-stop finish=fill|all spoil_after=N equal_turn=on|off \
+                  at_cap=progress|draw rules=ccerl",
         create: |options| {
             Ok(AnyGame::ChineseCheckers(
                 chinese_checkers::ChineseCheckers::from_options(options)?,

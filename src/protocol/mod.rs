@@ -6,6 +6,7 @@
 //! ([`Protocol::detect`]). Every front-end declares its own interrupt lines and its own
 //! preprocessing; [`serve`] runs any of them.
 
+pub mod ccp;
 pub mod gtp;
 pub mod input;
 pub mod nboard;
@@ -28,6 +29,8 @@ pub enum Protocol {
     Piskvork,
     /// NBoard, for Othello GUIs.
     Nboard,
+    /// CCP, the Chinese Checkers protocol of the CCERL rating list.
+    Ccp,
 }
 
 /// The first words that choose Piskvork when they start the session.
@@ -35,10 +38,11 @@ const PISKVORK_OPENERS: &[&str] = &["start", "rectstart", "info", "about", "boar
 
 impl Protocol {
     /// Every protocol, with its name for `--protocol`.
-    pub const ALL: [(Protocol, &'static str); 3] = [
+    pub const ALL: [(Protocol, &'static str); 4] = [
         (Protocol::Gtp, "gtp"),
         (Protocol::Piskvork, "piskvork"),
         (Protocol::Nboard, "nboard"),
+        (Protocol::Ccp, "ccp"),
     ];
 
     /// The protocol named `name` (`gtp`, `piskvork` or `gomocup`, `nboard`).
@@ -62,7 +66,7 @@ impl Protocol {
             .then_some(Protocol::Piskvork)
     }
 
-    /// The protocol a session that starts with `line` speaks: `nboard` chooses NBoard, a
+    /// The protocol a session that starts with `line` speaks: `nboard` chooses NBoard, `ccp` CCP, a
     /// Piskvork opening command (`START`, `RECTSTART`, `INFO`, `ABOUT`, `BOARD`, `YXBOARD`)
     /// chooses Piskvork, and anything else our GTP dialect.
     pub fn detect(line: &str) -> Protocol {
@@ -74,6 +78,8 @@ impl Protocol {
             .to_ascii_lowercase();
         if word == "nboard" {
             Protocol::Nboard
+        } else if word == "ccp" {
+            Protocol::Ccp
         } else if PISKVORK_OPENERS.contains(&word.as_str()) {
             Protocol::Piskvork
         } else {
@@ -85,7 +91,7 @@ impl Protocol {
     pub fn preprocess(&self, line: &str) -> String {
         match self {
             Protocol::Gtp => input::preprocess(line),
-            Protocol::Piskvork | Protocol::Nboard => input::clean(line),
+            Protocol::Piskvork | Protocol::Nboard | Protocol::Ccp => input::clean(line),
         }
     }
 
@@ -104,6 +110,7 @@ impl Protocol {
             Protocol::Gtp => gtp::INTERRUPTS,
             Protocol::Piskvork => piskvork::INTERRUPTS,
             Protocol::Nboard => nboard::INTERRUPTS,
+            Protocol::Ccp => ccp::INTERRUPTS,
         };
         table
             .iter()
@@ -146,6 +153,7 @@ pub fn front_end(
         Protocol::Gtp => Box::new(gtp::Gtp::try_with_settings(settings, stop, output)?),
         Protocol::Piskvork => Box::new(piskvork::Piskvork::try_new(settings, stop, output)?),
         Protocol::Nboard => Box::new(nboard::Nboard::try_new(settings, stop, output)?),
+        Protocol::Ccp => Box::new(ccp::Ccp::try_new(settings, stop, output)?),
     })
 }
 
@@ -198,6 +206,7 @@ pub fn serve_with(
                             Protocol::Gtp => format!("? {message}\n\n"),
                             Protocol::Piskvork => format!("ERROR {message}\n"),
                             Protocol::Nboard => format!("status {message}\n"),
+                            Protocol::Ccp => format!("info string error {message}\n"),
                         });
                         break;
                     }

@@ -7,7 +7,11 @@
 //!   The piece is lifted from its origin for the whole chain, lands on no hole twice and never ends
 //!   on its origin. Different chains to the same hole are one move, `from-to`.
 //! - House rules: with `goal_lock=on` (the default) a piece that stands in its goal camp must end
-//!   its move in the goal camp again (it may hop out and back in within one move). With
+//!   its move in the goal camp again (it may hop out and back in within one move); with
+//!   `goal_lock=strict` a chain that has landed in the goal camp (or starts there) lands only in
+//!   it for the rest of the move. `equal_turn=on` (two players) draws a game where the first
+//!   seat finishes with all ten pieces home and the second could finish with its next move;
+//!   `at_cap=draw` makes the move cap and repetitions draws; `rules=ccerl` sets the CCERL rules. With
 //!   `side_camps=open` (the default) pieces may pass through and rest in any other camp; with
 //!   `no-stop` they may only pass through the camps that are neither their home nor their goal.
 //! - With `finish=fill` (the default) a player whose goal camp is full and holds at least one of
@@ -360,10 +364,22 @@ impl ChineseCheckers {
     /// Where the piece of `seat` on `from` may move, with the house rules applied.
     #[inline]
     pub fn piece_destinations(&self, seat: Player, from: usize) -> u128 {
-        let mut targets = moves::destinations(from, self.state.occupied, self.variant.jumps());
         let goal = CAMP_MASKS[self.variant.goal_camp(seat)];
+        let rules = self.variant.rules();
+        let mut targets = if rules.goal_lock && rules.strict_lock {
+            // No landing outside the goal after one inside it, within a chain too.
+            moves::steps(from, self.state.occupied)
+                | moves::hop_destinations_locked(
+                    from,
+                    self.state.occupied,
+                    self.variant.jumps(),
+                    goal,
+                )
+        } else {
+            moves::destinations(from, self.state.occupied, self.variant.jumps())
+        };
         // A piece that has reached its goal camp stays in it.
-        if self.variant.rules().goal_lock && goal & bit(from) != 0 {
+        if rules.goal_lock && goal & bit(from) != 0 {
             targets &= goal;
         }
         targets & !self.variant.barred(seat)
@@ -430,6 +446,40 @@ impl ChineseCheckers {
         Outcome::ranking(&places[..players])
     }
 
+    /// The equal-turn draw of two players: the first seat has finished with all its pieces in
+    /// its goal, the second has not, is to move and has a move that finishes it.
+    fn equal_turn_draw(&self) -> bool {
+        if self.variant.players() != 2
+            || self.state.places[0] != 1
+            || self.state.places[1] != 0
+            || self.state.side != 1
+        {
+            return false;
+        }
+        let goal = CAMP_MASKS[self.variant.goal_camp(0)];
+        if self.state.pieces[0] & goal != goal {
+            return false;
+        }
+        let mut pieces = self.state.pieces[1];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let mut targets = self.piece_destinations(1, from);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                let mut probe = self.state;
+                let change = bit(from) | bit(to);
+                probe.pieces[1] ^= change;
+                probe.occupied ^= change;
+                if finish_condition(&self.variant, &probe, 1) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Perft with bulk counting at the last ply and no move list.
     fn fast_perft(&mut self, depth: usize) -> u64 {
         if depth == 0 || self.is_over() {
@@ -474,6 +524,20 @@ impl ChineseCheckers {
                 mv: text.to_string(),
                 reason: "the path is not a chain of legal hops".to_string(),
             });
+        }
+        let rules = self.variant.rules();
+        if rules.goal_lock && rules.strict_lock {
+            if let Some(seat) = self.owner(path[0]) {
+                let goal = CAMP_MASKS[self.variant.goal_camp(seat)];
+                if !moves::keeps_strict_lock(path, goal) {
+                    return Err(GameError::IllegalMove {
+                        mv: text.to_string(),
+                        reason: "under goal_lock=strict the chain may not leave the goal camp \
+                                 once it has landed there"
+                            .to_string(),
+                    });
+                }
+            }
         }
         Ok(ChineseCheckersMove::new(path[0], path[path.len() - 1]))
     }
@@ -697,6 +761,23 @@ impl Rules for ChineseCheckers {
         if self.variant.rules().goal_lock && goal & bit(from) != 0 && goal & bit(to) == 0 {
             return "a piece in its goal camp may not leave it".to_string();
         }
+        if self.variant.rules().goal_lock && self.variant.rules().strict_lock {
+            let strict = moves::hop_destinations_locked(
+                from,
+                self.state.occupied,
+                self.variant.jumps(),
+                goal,
+            );
+            if reachable & !moves::steps(from, self.state.occupied) & bit(to) != 0
+                && strict & bit(to) == 0
+            {
+                return format!(
+                    "under goal_lock=strict no chain reaches hole {} without leaving the goal \
+                     camp after landing in it",
+                    to + 1
+                );
+            }
+        }
         if self.variant.barred(seat) & bit(to) != 0 {
             return format!(
                 "hole {} is in a camp that is neither player {player}'s home nor its goal",
@@ -715,7 +796,26 @@ impl Rules for ChineseCheckers {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.is_over().then(|| self.ranking_by_progress())
+        if !self.is_over() {
+            return None;
+        }
+        let rules = self.variant.rules();
+        if rules.equal_turn && self.equal_turn_draw() {
+            return Some(Outcome::draw(2));
+        }
+        let players = self.variant.players();
+        if rules.cap_draw && players > 1 && (self.state.finished as usize) < players - 1 {
+            // Cut short by the cap or a repetition: the players still playing share a place.
+            let mut places = [0u8; MAX_PLAYERS];
+            for (seat, place) in places.iter_mut().enumerate().take(players) {
+                *place = match self.state.places[seat] {
+                    0 => self.state.finished + 1,
+                    finished => finished,
+                };
+            }
+            return Some(Outcome::ranking(&places[..players]));
+        }
+        Some(self.ranking_by_progress())
     }
 
     fn hash(&self) -> u64 {

@@ -89,6 +89,45 @@ pub fn hop_destinations(from: usize, occupied: u128, jumps: Jumps) -> u128 {
     reached & !bit(from)
 }
 
+/// [`hop_destinations`] under the strict goal lock: once a chain has landed in `goal` (or starts
+/// there), every later landing must be in `goal` too. Whether a chain is locked depends only on
+/// the hole it stands on (a landing outside the goal is never locked), so one search over holes
+/// finds every destination.
+#[inline]
+pub fn hop_destinations_locked(from: usize, occupied: u128, jumps: Jumps, goal: u128) -> u128 {
+    let others = occupied & !bit(from);
+    let mut reached = bit(from);
+    let mut frontier = bit(from);
+    while frontier != 0 {
+        let hole = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let mut landings = match jumps {
+            Jumps::Standard => standard_hops(hole, others),
+            Jumps::Long => long_hops(hole, others),
+        } & !reached;
+        if goal & bit(hole) != 0 {
+            landings &= goal;
+        }
+        reached |= landings;
+        frontier |= landings;
+    }
+    reached & !bit(from)
+}
+
+/// Whether a chain of hops `path` keeps the strict goal lock: after its first hole in `goal`, every
+/// later hole of the path is in `goal` too.
+pub fn keeps_strict_lock(path: &[usize], goal: u128) -> bool {
+    let mut locked = false;
+    for &hole in path {
+        let inside = hole < HOLES && goal & bit(hole) != 0;
+        if locked && !inside {
+            return false;
+        }
+        locked |= inside;
+    }
+    true
+}
+
 /// The landing holes of single standard hops from `hole`.
 #[inline(always)]
 pub fn standard_hops(hole: usize, occupied: u128) -> u128 {

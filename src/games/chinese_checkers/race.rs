@@ -95,6 +95,8 @@ pub struct Race {
     obstacles: u128,
     jumps: Jumps,
     goal_lock: bool,
+    /// The strict goal lock (`goal_lock=strict`): no landing outside the camp after one in it.
+    strict_lock: bool,
     /// Holes where the player may not end a move.
     barred: u128,
     /// Rows from each hole to the goal tip.
@@ -160,7 +162,7 @@ impl Race {
         if targets == 0 {
             return None;
         }
-        Some(Race::new(
+        let mut race = Race::new(
             targets,
             camp,
             obstacles,
@@ -168,7 +170,9 @@ impl Race {
             variant.rules().goal_lock,
             variant.barred(seat),
             goal,
-        ))
+        );
+        race.strict_lock = variant.rules().goal_lock && variant.rules().strict_lock;
+        Some(race)
     }
 
     /// A race toward goal camp `goal` (1..6) with the given holes to fill and fixed obstacles.
@@ -191,6 +195,7 @@ impl Race {
             obstacles,
             jumps,
             goal_lock,
+            strict_lock: false,
             barred,
             distances: &GOAL_DISTANCES[goal],
             sideways: &SIDEWAYS[goal],
@@ -206,7 +211,10 @@ impl Race {
             self.targets,
             self.obstacles,
             self.barred,
-            self.camp | (self.goal_lock as u128) << 127 | (self.jumps as u128) << 126,
+            self.camp
+                | (self.goal_lock as u128) << 127
+                | (self.jumps as u128) << 126
+                | (self.strict_lock as u128) << 125,
         ];
         words.iter().fold(0, |key, &word| {
             mix(mix(key ^ word as u64) ^ (word >> 64) as u64)
@@ -232,7 +240,13 @@ impl Race {
 
     /// Where the piece on `from` may go.
     fn destinations(&self, pieces: u128, from: usize) -> u128 {
-        let mut targets = moves::destinations(from, pieces | self.obstacles, self.jumps);
+        let occupied = pieces | self.obstacles;
+        let mut targets = if self.strict_lock {
+            moves::steps(from, occupied)
+                | moves::hop_destinations_locked(from, occupied, self.jumps, self.camp)
+        } else {
+            moves::destinations(from, occupied, self.jumps)
+        };
         if self.goal_lock && self.camp & bit(from) != 0 {
             targets &= self.camp;
         }

@@ -54,6 +54,16 @@ pub struct RuleSet {
     pub finish: Finish,
     /// Turns after which a player's pieces count toward filling another goal ([`Finish::Fill`]).
     pub spoil_after: u8,
+    /// With `goal_lock`, the strict form (`goal_lock=strict`): a piece that has landed in its goal
+    /// camp, within a chain of hops too, lands only in the goal camp for the rest of the move.
+    pub strict_lock: bool,
+    /// The equal-turn draw (`equal_turn=on`, two players): when the first seat finishes with all
+    /// ten pieces in its goal and the second seat could finish with its next move, the game is
+    /// drawn.
+    pub equal_turn: bool,
+    /// What the move cap and the third repetition give: a ranking by progress
+    /// (`at_cap=progress`, the default) or a draw among the players still playing (`at_cap=draw`).
+    pub cap_draw: bool,
 }
 
 impl Default for RuleSet {
@@ -66,13 +76,39 @@ impl Default for RuleSet {
             side_camps: SideCamps::Open,
             finish: Finish::Fill,
             spoil_after: DEFAULT_SPOIL_AFTER,
+            strict_lock: false,
+            equal_turn: false,
+            cap_draw: false,
         }
     }
 }
 
+/// The rules of the CCERL-2P10-v2 rating list (JumpStar's referee), the `rules=ccerl` preset: two
+/// players, standard hops, the strict goal lock, open side camps, a full goal with at least one
+/// own piece finishes (the anti-block rule), the equal-turn draw and a draw at 240 plies.
+pub fn ccerl_rules() -> RuleSet {
+    RuleSet {
+        players: 2,
+        jumps: Jumps::Standard,
+        max_moves: CCERL_MAX_PLIES,
+        goal_lock: true,
+        side_camps: SideCamps::Open,
+        finish: Finish::Fill,
+        spoil_after: 0,
+        strict_lock: true,
+        equal_turn: true,
+        cap_draw: true,
+    }
+}
+
+/// The ply at which a CCERL game is drawn.
+pub const CCERL_MAX_PLIES: u32 = 240;
+
 impl RuleSet {
     /// Reads `set_game` options: `players`, `jumps`, `max_moves`, `goal_lock`, `side_camps`,
-    /// `finish` and `spoil_after`; keys left out keep their defaults.
+    /// `finish`, `spoil_after`, `equal_turn`, `at_cap` and the preset `rules=ccerl` (whose
+    /// settings the other keys override, in whatever order they come); keys left out keep their
+    /// defaults.
     ///
     /// # Errors
     /// [`GameError::InvalidOption`] for an unknown or repeated key, a value out of range, or
@@ -81,6 +117,25 @@ impl RuleSet {
         let mut rules = RuleSet::default();
         let mut seen: Vec<String> = Vec::new();
         let invalid = |text: String| GameError::InvalidOption(text);
+        let presets: Vec<&(String, String)> = options
+            .iter()
+            .filter(|(key, _)| key.trim().eq_ignore_ascii_case("rules"))
+            .collect();
+        if presets.len() > 1 {
+            return Err(invalid("rules given twice".to_string()));
+        }
+        if let Some((_, value)) = presets.first() {
+            let value = value.trim().to_ascii_lowercase();
+            match value.as_str() {
+                "ccerl" => rules = ccerl_rules(),
+                "default" => {}
+                _ => {
+                    return Err(invalid(format!(
+                        "rules must be ccerl or default, not '{value}'"
+                    )))
+                }
+            }
+        }
         for (key, value) in options {
             let key = key.trim().to_ascii_lowercase();
             let value = value.trim().to_ascii_lowercase();
@@ -116,13 +171,37 @@ impl RuleSet {
                             ))
                         })?;
                 }
+                "rules" => {}
                 "goal_lock" => {
-                    rules.goal_lock = match value.as_str() {
+                    (rules.goal_lock, rules.strict_lock) = match value.as_str() {
+                        "on" => (true, false),
+                        "off" => (false, false),
+                        "strict" => (true, true),
+                        _ => {
+                            return Err(invalid(format!(
+                                "goal_lock must be on, off or strict, not '{value}'"
+                            )))
+                        }
+                    }
+                }
+                "equal_turn" => {
+                    rules.equal_turn = match value.as_str() {
                         "on" => true,
                         "off" => false,
                         _ => {
                             return Err(invalid(format!(
-                                "goal_lock must be on or off, not '{value}'"
+                                "equal_turn must be on or off, not '{value}'"
+                            )))
+                        }
+                    }
+                }
+                "at_cap" => {
+                    rules.cap_draw = match value.as_str() {
+                        "progress" => false,
+                        "draw" => true,
+                        _ => {
+                            return Err(invalid(format!(
+                                "at_cap must be progress or draw, not '{value}'"
                             )))
                         }
                     }
@@ -163,11 +242,16 @@ impl RuleSet {
                 _ => {
                     return Err(invalid(format!(
                         "unknown chinese-checkers option '{key}' (players, jumps, max_moves, \
-                         goal_lock, side_camps, finish, spoil_after)"
+                         goal_lock, side_camps, finish, spoil_after, equal_turn, at_cap, rules)"
                     )))
                 }
             }
             seen.push(key);
+        }
+        if rules.equal_turn && rules.players != 2 {
+            return Err(invalid(
+                "equal_turn applies to two players only".to_string(),
+            ));
         }
         if rules.finish == Finish::All && seen.iter().any(|key| key == "spoil_after") {
             return Err(invalid(
@@ -190,8 +274,12 @@ impl RuleSet {
             ("max_moves".to_string(), self.max_moves.to_string()),
         ];
         let defaults = RuleSet::default();
-        if self.goal_lock != defaults.goal_lock {
-            let value = if self.goal_lock { "on" } else { "off" };
+        if self.goal_lock != defaults.goal_lock || self.strict_lock != defaults.strict_lock {
+            let value = match (self.goal_lock, self.strict_lock) {
+                (true, true) => "strict",
+                (true, false) => "on",
+                (false, _) => "off",
+            };
             options.push(("goal_lock".to_string(), value.to_string()));
         }
         if self.side_camps != defaults.side_camps {
@@ -210,6 +298,14 @@ impl RuleSet {
         }
         if self.finish == Finish::Fill && self.spoil_after != defaults.spoil_after {
             options.push(("spoil_after".to_string(), self.spoil_after.to_string()));
+        }
+        if self.equal_turn != defaults.equal_turn {
+            let value = if self.equal_turn { "on" } else { "off" };
+            options.push(("equal_turn".to_string(), value.to_string()));
+        }
+        if self.cap_draw != defaults.cap_draw {
+            let value = if self.cap_draw { "draw" } else { "progress" };
+            options.push(("at_cap".to_string(), value.to_string()));
         }
         options
     }
