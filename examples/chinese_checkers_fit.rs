@@ -7,7 +7,7 @@
 //!
 //! The games are played by `tabula::tools::chinese_checkers_match` at a fixed depth without the
 //! race solver, so no clock is read: the same arguments give the same games and the same weights
-//! at any load. `scripts/fit-chinese-checkers.sh` runs it.
+//! at any load. `scripts/train/fit-chinese-checkers.sh` runs it.
 //!
 //!     cargo run --release --example chinese_checkers_fit -- --players 6 --games 400 --seed 101
 

@@ -5,7 +5,7 @@
 //! solver, so no clock is read and the same arguments give the same weights at any load and with
 //! any `--jobs`. A candidate replaces the current weights when its objective is better by more
 //! than `--margin`; a round that changes nothing halves the steps.
-//! `scripts/tune-chinese-checkers-greedy.sh` runs it.
+//! `scripts/train/tune-chinese-checkers-greedy.sh` runs it.
 //!
 //!     cargo run --release --example chinese_checkers_greedy_tune -- --games 600 --rounds 3
 //!

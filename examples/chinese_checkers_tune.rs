@@ -2,7 +2,7 @@
 //! candidate (one weight moved by one step) plays the current weights at a fixed depth, from
 //! greedy openings, with the seats rotating; a candidate that scores above `--accept` replaces
 //! them. Fixed depths, one thread per game and no race solver (it works by the clock) make every
-//! run give the same games. `scripts/tune-chinese-checkers.sh` runs it.
+//! run give the same games. `scripts/train/tune-chinese-checkers.sh` runs it.
 //!
 //!     cargo run --release --example chinese_checkers_tune -- --players 2 --depth 3 --games 40
 //!

@@ -24,7 +24,7 @@
 //! games (`tabula match`'s test: the generalised SPRT on pentanomial counts, see
 //! `src/tools/matches/statistics.rs`): it stops as soon as the test decides, and `--games` is then
 //! the cap. The last line says `SPRT: H1 accepted`, `H0 accepted` or `undecided` (the cap
-//! reached); the tuning pipeline (scripts/tune-gomoku-eval.sh) counts only `H1 accepted` as a win
+//! reached); the tuning pipeline (scripts/train/tune-gomoku-eval.sh) counts only `H1 accepted` as a win
 //! for A. At a fixed depth on one thread the games, and so the decision, are the same on every run.
 
 use std::io::Write;

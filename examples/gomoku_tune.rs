@@ -304,7 +304,7 @@ fn main() {
     writeln!(
         file,
         "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
-         # scripts/tune-gomoku-eval.sh: Texel fit from {start_path} on {games} games,\n\
+         # scripts/train/tune-gomoku-eval.sh: Texel fit from {start_path} on {games} games,\n\
          # {} positions, scale {scale:.6}, log-loss {initial_loss:.5} -> {final_loss:.5}.",
         samples.len()
     )
@@ -322,7 +322,7 @@ fn main() {
         writeln!(
             file,
             "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
-             # scripts/tune-gomoku-eval.sh: {start_path} + {step} x (Texel fit - it) on {games}\n\
+             # scripts/train/tune-gomoku-eval.sh: {start_path} + {step} x (Texel fit - it) on {games}\n\
              # games, {} positions, scale {scale:.6}, log-loss {initial_loss:.5} -> {point_loss:.5}.",
             samples.len()
         )

@@ -1,5 +1,5 @@
 //! Calibrates the Reversi ProbCut model and prints the Rust table the build uses
-//! (`src/games/reversi/probcut_table.rs`); run by `scripts/calibrate-reversi-probcut.sh`:
+//! (`src/games/reversi/probcut_table.rs`); run by `scripts/train/calibrate-reversi-probcut.sh`:
 //!
 //!     cargo run --release --example reversi_probcut -- POSITIONS SEED THREADS DEEPEST \
 //!         FEWEST_EMPTIES MOST_EMPTIES SUMMARY_FILE > src/games/reversi/probcut_table.rs

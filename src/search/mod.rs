@@ -17,6 +17,8 @@ mod busy;
 pub mod limits;
 mod monte_carlo;
 pub mod ordering;
+#[cfg(test)]
+mod tests;
 
 use crate::base::score::{self, INFINITY, MAX_PLY};
 use crate::base::transposition::{Bound, Entry, TranspositionTable};
@@ -43,9 +45,9 @@ const CHECK_INTERVAL: u64 = 1024;
 /// Stack for each search thread: recursion is at most `MAX_PLY` deep, with move buffers on the heap.
 const STACK_SIZE: usize = 32 << 20;
 /// Key mixed into the hash for the root player of a multi-player (paranoid) search.
-const ROOT_KEYS_FAMILY: u64 = 99;
+const ROOT_KEYS_FAMILY: u64 = crate::base::zobrist::family::PARANOID_ROOT;
 /// Key mixed into the hash for the root player of a best-reply search.
-const BEST_REPLY_KEYS_FAMILY: u64 = 98;
+const BEST_REPLY_KEYS_FAMILY: u64 = crate::base::zobrist::family::BEST_REPLY_ROOT;
 /// Node budget of the game's proof searches at the root ([`crate::game::SearchHooks::find_forced_win`] and
 /// [`crate::game::SearchHooks::keep_root_defences`])...
 const ROOT_PROOF_NODES: u64 = 60_000;

@@ -125,3 +125,31 @@ pub fn run(settings: &BenchSettings) -> Vec<BenchLine> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The node count of each game's benchmark on one thread: a signature that changes only when
+    /// the search, the move ordering or an evaluation changes. Update it in the commit that makes
+    /// such a change, with the reason.
+    const SIGNATURES: [(&str, u64); 3] = [
+        ("reversi", 1_530_100),
+        ("gomoku", 151_410),
+        ("chinese-checkers", 236_628),
+    ];
+
+    #[test]
+    fn each_game_keeps_its_bench_signature() {
+        for (game, signature) in SIGNATURES {
+            let lines = run(&BenchSettings {
+                threads: 1,
+                hash_megabytes: 64,
+                depth: None,
+                game: Some(game.to_string()),
+            });
+            let nodes: u64 = lines.iter().map(|line| line.nodes).sum();
+            assert_eq!(nodes, signature, "{game}");
+        }
+    }
+}

@@ -286,7 +286,7 @@ pub fn table_source(calibration: &Calibration) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "//! The Reversi ProbCut model's lines, written by `scripts/calibrate-reversi-probcut.sh`\n\
+        "//! The Reversi ProbCut model's lines, written by `scripts/train/calibrate-reversi-probcut.sh`\n\
          //! (`cargo run --release --example reversi_probcut`): do not edit. {} positions (seed {}, {} to\n\
          //! {} empties, per bucket of {} empties from {}: {:?}), searched to depth {}.\n\
          //! `FITS[deep][shallow][bucket]` is `fit(slope in thousandths, intercept, sigma)` in\n\

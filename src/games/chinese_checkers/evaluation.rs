@@ -49,7 +49,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights of full strength: the output of `scripts/tune-chinese-checkers.sh` (two
+    /// The weights of full strength: the output of `scripts/train/tune-chinese-checkers.sh` (two
     /// rounds of coordinate search by two-player self-play at depth 3, from the hand-set weights
     /// sideways=3, side_camp=48, straggler=3, straggler_free=6, spread=0, hop=0, tempo=0).
     pub const DEFAULT: Weights = Weights {

@@ -53,7 +53,7 @@ pub const PIECES: u32 = 10;
 /// How often a position may occur before the game ends: it ends on the third occurrence.
 pub const REPETITIONS: usize = 3;
 
-const HASH_FAMILY: u64 = 4;
+const HASH_FAMILY: u64 = crate::base::zobrist::family::CHINESE_CHECKERS;
 
 static PIECE_KEYS: [[u64; HOLES]; MAX_PLAYERS] = {
     let mut keys = [[0; HOLES]; MAX_PLAYERS];

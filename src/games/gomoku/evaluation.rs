@@ -11,7 +11,7 @@
 //! **Strength 2 and up** is a linear evaluation of the threat tables: for each colour, how many
 //! (empty point, direction) pairs make each pattern, and how many points make an open four, a
 //! four-three or a double three, with one weight per feature and side (to move or not). The
-//! weights come from `data/gomoku-weights.txt`, the output of `scripts/tune-gomoku-eval.sh`
+//! weights come from `data/gomoku-weights.txt`, the output of `scripts/train/tune-gomoku-eval.sh`
 //! (hand-set values moved towards a fit to self-play results, each step accepted by an SPRT in
 //! self-play). On top of the weights, the threats that decide the game within three plies score near a win: the side
 //! to move can make five, or an open four while the opponent has no four; the opponent has two

@@ -37,7 +37,7 @@ pub use lines::{MAX_SIZE, MIN_SIZE};
 /// The board size when none is given.
 pub const DEFAULT_SIZE: usize = 15;
 
-const HASH_FAMILY: u64 = 3;
+const HASH_FAMILY: u64 = crate::base::zobrist::family::GOMOKU;
 const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
 fn stone_key(colour: Player, point: usize) -> u64 {

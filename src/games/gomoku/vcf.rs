@@ -72,7 +72,7 @@ pub struct Win {
 /// Check the stop flag and the clock this often (in nodes).
 const CHECK_INTERVAL: u64 = 1024;
 /// Hash key families of the table's rule-and-size salt.
-const SALT_FAMILY: u64 = 31;
+const SALT_FAMILY: u64 = crate::base::zobrist::family::GOMOKU_PROOF;
 
 /// A table entry's data: bits 0-15 the winning move's point, 16-23 plies, 24 the win flag; for
 /// failures bits 0-7 the moves budget and 8-15 the threes budget.

@@ -95,7 +95,7 @@ const PROBABLE_CUTOFF_EMPTIES: u32 = 8;
 /// also marks the pass's table entries, so it is never 0, which marks exact ones.
 const SELECTIVE_MARGINS: [i32; 2] = [6, 14];
 /// Key mixed into table keys so that exact scores never meet midgame evaluations.
-const SOLVER_KEY: u64 = crate::base::zobrist::key(5, 1);
+const SOLVER_KEY: u64 = crate::base::zobrist::key(crate::base::zobrist::family::REVERSI_SOLVER, 1);
 /// The stop flag and clock are checked every this many nodes.
 const CHECK_INTERVAL: u64 = 4096;
 

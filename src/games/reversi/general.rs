@@ -16,7 +16,7 @@ const CELLS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1;
 
 const EMPTY: u8 = 0;
 const BORDER: u8 = 3;
-const HASH_FAMILY: u64 = 2;
+const HASH_FAMILY: u64 = crate::base::zobrist::family::GENERAL_REVERSI;
 
 /// Reversi on a `size`x`size` board with an even size from 4 to 16.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,7 +63,7 @@ pub struct Reversi {
 /// Zobrist keys folded by byte: `BYTE_KEYS[colour][byte index][byte value]` is the exclusive-or of
 /// the square keys of the set bits, so a whole board hashes in 16 look-ups.
 static BYTE_KEYS: [[[u64; 256]; 8]; 2] = build_byte_keys();
-const SIDE_KEY: u64 = crate::base::zobrist::key(1, 1000);
+const SIDE_KEY: u64 = crate::base::zobrist::key(crate::base::zobrist::family::REVERSI, 1000);
 
 const fn build_byte_keys() -> [[[u64; 256]; 8]; 2] {
     let mut table = [[[0u64; 256]; 8]; 2];
@@ -78,7 +78,10 @@ const fn build_byte_keys() -> [[[u64; 256]; 8]; 2] {
                 while bit_index < 8 {
                     if value & (1 << bit_index) != 0 {
                         let square = byte * 8 + bit_index;
-                        key ^= crate::base::zobrist::key(1, (colour * 64 + square) as u64);
+                        key ^= crate::base::zobrist::key(
+                            crate::base::zobrist::family::REVERSI,
+                            (colour * 64 + square) as u64,
+                        );
                     }
                     bit_index += 1;
                 }

@@ -1,6 +1,6 @@
 //! The Reversi ProbCut model ([`crate::game::ProbCut`]): which shallow depth probes a search of a
 //! given depth, and the line that predicts the deep value from the shallow one, per bucket of
-//! empties. The lines are calibrated by `scripts/calibrate-reversi-probcut.sh` on the evaluation in
+//! empties. The lines are calibrated by `scripts/train/calibrate-reversi-probcut.sh` on the evaluation in
 //! use and compiled in from [`super::probcut_table`].
 
 use super::probcut_fit::{bucket, NONE};

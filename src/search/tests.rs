@@ -1,0 +1,434 @@
+//! The search against plain minimax on a small game: with its table, aspiration windows, killers,
+//! history and principal-variation windows, a fixed-depth search must find exactly the value that
+//! an exhaustive minimax of the same depth finds, for two players (negamax), for three (paranoid)
+//! and for best-reply search.
+//!
+//! The game is small enough for minimax and has at most three moves a node, so that late-move
+//! reductions (which would change the value) never apply: what is tested is that the pruning, the
+//! table and the move ordering change only how fast the value is found.
+
+use super::limits::Limits;
+use super::{search_with, SearchRequest, Worker, REDUCTION_MOVES};
+use crate::base::score;
+use crate::base::transposition::TranspositionTable;
+use crate::base::zobrist::mix;
+use crate::game::{
+    GameError, MoveCode, MultiplayerSearch, Outcome, Player, Rules, SearchHooks, Strength,
+    MAX_PLAYERS,
+};
+use std::sync::atomic::AtomicBool;
+
+/// Take one, two or three stones from a shared pile; each stone taken scores a point for the
+/// taker. The game ends when the pile is empty, and the seats are ranked by their scores. A seat's
+/// moves can come in any order to the same position, so the table has transpositions to answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pile {
+    players: usize,
+    pile: u8,
+    scores: [i32; MAX_PLAYERS],
+    side: Player,
+    /// Moves made, passes included: part of the position, so that equal positions are equally
+    /// far from the root and a table entry always answers for the depth it was stored at.
+    plies: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Take {
+    Stones(u8),
+    /// Hands the turn on: the null move that best-reply search plays for skipped seats.
+    Pass,
+}
+
+impl MoveCode for Take {
+    fn code(self) -> u16 {
+        match self {
+            Take::Stones(count) => count as u16,
+            Take::Pass => 0,
+        }
+    }
+}
+
+impl Pile {
+    fn new(players: usize, pile: u8) -> Pile {
+        Pile {
+            players,
+            pile,
+            scores: [0; MAX_PLAYERS],
+            side: 0,
+            plies: 0,
+        }
+    }
+}
+
+impl Rules for Pile {
+    type Move = Take;
+    type Undo = Pile;
+
+    fn name(&self) -> &'static str {
+        "pile"
+    }
+
+    fn options(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn player_count(&self) -> usize {
+        self.players
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Take>) {
+        moves.clear();
+        if self.pile > 0 {
+            moves.extend((1..=3.min(self.pile)).map(Take::Stones));
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Take) -> Pile {
+        let before = *self;
+        if let Take::Stones(count) = mv {
+            self.scores[self.side] += count as i32;
+            self.pile -= count;
+        }
+        self.side = (self.side + 1) % self.players;
+        self.plies += 1;
+        before
+    }
+
+    fn undo(&mut self, _mv: Take, undo: Pile) {
+        *self = undo;
+    }
+
+    fn move_from_code(&self, code: u16) -> Option<Take> {
+        match code {
+            0 => Some(Take::Pass),
+            1..=3 => Some(Take::Stones(code as u8)),
+            _ => None,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.pile > 0 {
+            return None;
+        }
+        if self.players == 2 {
+            let margin = self.scores[0] - self.scores[1];
+            return Some(match margin.signum() {
+                0 => Outcome::draw(2),
+                1 => Outcome::win(0, margin),
+                _ => Outcome::win(1, -margin),
+            });
+        }
+        let places: Vec<u8> = (0..self.players)
+            .map(|seat| {
+                let better = (0..self.players)
+                    .filter(|&other| self.scores[other] > self.scores[seat])
+                    .count();
+                better as u8 + 1
+            })
+            .collect();
+        Some(Outcome::ranking(&places))
+    }
+
+    fn hash(&self) -> u64 {
+        let mut key = mix(self.pile as u64 | (self.side as u64) << 8 | (self.plies as u64) << 16);
+        for (seat, &taken) in self.scores[..self.players].iter().enumerate() {
+            key = mix(key ^ (taken as u64) << (8 * seat + 24));
+        }
+        key
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Take, GameError> {
+        match text.to_ascii_lowercase().as_str() {
+            "pass" => Ok(Take::Pass),
+            _ => text
+                .parse()
+                .ok()
+                .filter(|count| (1..=3).contains(count))
+                .map(Take::Stones)
+                .ok_or_else(|| GameError::MalformedMove(text.to_string())),
+        }
+    }
+
+    fn format_move(&self, mv: Take) -> String {
+        match mv {
+            Take::Stones(count) => count.to_string(),
+            Take::Pass => "pass".to_string(),
+        }
+    }
+
+    /// `players pile side plies score,score,...`.
+    fn position_string(&self) -> String {
+        let scores: Vec<String> = self.scores[..self.players]
+            .iter()
+            .map(i32::to_string)
+            .collect();
+        format!(
+            "{} {} {} {} {}",
+            self.players,
+            self.pile,
+            self.side,
+            self.plies,
+            scores.join(",")
+        )
+    }
+
+    fn set_position_string(&mut self, text: &str) -> Result<(), GameError> {
+        let invalid = || GameError::InvalidPosition(text.to_string());
+        let fields: Vec<&str> = text.split(' ').collect();
+        let [players, pile, side, plies, scores] = fields[..] else {
+            return Err(invalid());
+        };
+        let mut position = Pile::new(players.parse().map_err(|_| invalid())?, 0);
+        position.pile = pile.parse().map_err(|_| invalid())?;
+        position.side = side.parse().map_err(|_| invalid())?;
+        position.plies = plies.parse().map_err(|_| invalid())?;
+        for (seat, value) in scores.split(',').enumerate() {
+            *position.scores.get_mut(seat).ok_or_else(invalid)? =
+                value.parse().map_err(|_| invalid())?;
+        }
+        *self = position;
+        Ok(())
+    }
+
+    fn diagram(&self) -> String {
+        format!("{self:?}")
+    }
+
+    fn start_position(&self) -> Pile {
+        Pile::new(self.players, 10)
+    }
+}
+
+impl SearchHooks for Pile {
+    /// The score lead over the best other seat, plus a little noise from the hash so that equal
+    /// leads are told apart and move order matters.
+    fn evaluate(&self, perspective: Player, _strength: Strength) -> i32 {
+        let best_other = (0..self.players)
+            .filter(|&seat| seat != perspective)
+            .map(|seat| self.scores[seat])
+            .max()
+            .unwrap_or(0);
+        let lead = 10 * (self.scores[perspective] - best_other);
+        if self.players == 2 {
+            // Zero-sum: the noise of one side is the other's loss.
+            let noise = (mix(self.hash()) % 81) as i32 - 40;
+            lead + if perspective == 0 { noise } else { -noise }
+        } else {
+            lead + (mix(self.hash() ^ perspective as u64) % 81) as i32 - 40
+        }
+    }
+
+    fn expected_moves_left(&self) -> u32 {
+        self.pile as u32
+    }
+
+    fn null_move(&self) -> Option<Take> {
+        Some(Take::Pass)
+    }
+}
+
+/// The value of a finished game for `seat`, `ply` plies from the root, as the search scores it.
+fn terminal_for(outcome: &Outcome, seat: Player, players: usize, ply: usize) -> i32 {
+    let place = outcome.place(seat) as usize;
+    if players == 2 {
+        return match outcome.winner() {
+            None => 0,
+            Some(winner) if winner == seat => score::win_in(ply, outcome.margin),
+            Some(_) => -score::win_in(ply, outcome.margin),
+        };
+    }
+    if place == 1 {
+        score::win_in(ply, outcome.margin)
+    } else if place >= players {
+        -score::win_in(ply, outcome.margin)
+    } else {
+        score::middle_place(place, players)
+    }
+}
+
+fn moves_of(position: &Pile) -> Vec<Take> {
+    let mut moves = Vec::new();
+    position.generate_moves(&mut moves);
+    moves
+}
+
+/// Plain negamax: every move, no table, no window.
+fn negamax(position: &Pile, depth: u32, ply: usize) -> i32 {
+    let side = position.side_to_move();
+    if let Some(outcome) = position.outcome() {
+        return terminal_for(&outcome, side, 2, ply);
+    }
+    if depth == 0 {
+        return position.evaluate(side, Strength::FULL);
+    }
+    moves_of(position)
+        .into_iter()
+        .map(|mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            -negamax(&child, depth - 1, ply + 1)
+        })
+        .max()
+        .expect("a game that goes on has moves")
+}
+
+/// Plain paranoid minimax, in the root player's terms: the root maximises, everyone else
+/// minimises.
+fn paranoid(position: &Pile, root: Player, depth: u32, ply: usize) -> i32 {
+    if let Some(outcome) = position.outcome() {
+        return terminal_for(&outcome, root, position.players, ply);
+    }
+    if depth == 0 {
+        return position.evaluate(root, Strength::FULL);
+    }
+    let values = moves_of(position).into_iter().map(|mv| {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        paranoid(&child, root, depth - 1, ply + 1)
+    });
+    if position.side_to_move() == root {
+        values.max()
+    } else {
+        values.min()
+    }
+    .expect("a game that goes on has moves")
+}
+
+/// Plain best-reply minimax, in the root player's terms: the root player moves; then the single
+/// reply of any one opponent that is worst for the root player, the others passing, is one ply.
+fn best_reply_root(position: &Pile, root: Player, depth: u32, ply: usize) -> i32 {
+    if let Some(outcome) = position.outcome() {
+        return terminal_for(&outcome, root, position.players, ply);
+    }
+    if depth == 0 {
+        return position.evaluate(root, Strength::FULL);
+    }
+    moves_of(position)
+        .into_iter()
+        .map(|mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            best_reply_coalition(&child, root, depth - 1, ply + 1)
+        })
+        .max()
+        .expect("a game that goes on has moves")
+}
+
+fn best_reply_coalition(position: &Pile, root: Player, depth: u32, ply: usize) -> i32 {
+    if let Some(outcome) = position.outcome() {
+        return terminal_for(&outcome, root, position.players, ply);
+    }
+    if depth == 0 {
+        return position.evaluate(root, Strength::FULL);
+    }
+    let mut worst = i32::MAX;
+    let mut turn = *position;
+    while turn.side_to_move() != root && turn.outcome().is_none() {
+        for mv in moves_of(&turn) {
+            let mut after = turn;
+            after.play_unchecked(mv);
+            while after.side_to_move() != root && after.outcome().is_none() {
+                after.play_unchecked(Take::Pass);
+            }
+            worst = worst.min(best_reply_root(&after, root, depth - 1, ply + 1));
+        }
+        turn.play_unchecked(Take::Pass);
+    }
+    worst
+}
+
+/// The search's value at `depth` plies, with a fresh table, one thread, and three or more players
+/// searched as `mode` says.
+fn searched(position: &Pile, depth: u32, mode: MultiplayerSearch) -> i32 {
+    let table = TranspositionTable::new(1);
+    let stop = AtomicBool::new(false);
+    let mut workers: Vec<Worker<Pile>> = Vec::new();
+    let request = SearchRequest {
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        ..SearchRequest::default()
+    };
+    search_with(
+        position,
+        &request,
+        mode,
+        &table,
+        &stop,
+        &mut workers,
+        &mut |_| {},
+    )
+    .score()
+    .expect("a game that goes on has a best move")
+}
+
+/// Positions along a few lines of play, so that roots with every side to move are tested.
+fn roots(players: usize) -> Vec<Pile> {
+    let mut roots = Vec::new();
+    for pile in [9, 12, 14] {
+        let mut position = Pile::new(players, pile);
+        roots.push(position);
+        for count in [2, 1, 3] {
+            position.play_unchecked(Take::Stones(count));
+            roots.push(position);
+        }
+    }
+    roots
+}
+
+// A node of the test game has three moves at most, fewer than late-move reductions wait for.
+const _: () = assert!(3 < REDUCTION_MOVES);
+
+#[test]
+fn two_players_search_equals_plain_negamax() {
+    for root in roots(2) {
+        for depth in 1..=9 {
+            assert_eq!(
+                searched(&root, depth, MultiplayerSearch::Paranoid),
+                negamax(&root, depth, 0),
+                "depth {depth} from {root:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn three_players_paranoid_search_equals_plain_paranoid_minimax() {
+    for root in roots(3) {
+        let player = root.side_to_move();
+        for depth in 1..=9 {
+            assert_eq!(
+                searched(&root, depth, MultiplayerSearch::Paranoid),
+                paranoid(&root, player, depth, 0),
+                "depth {depth} from {root:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn three_players_best_reply_search_equals_plain_best_reply_minimax() {
+    for root in roots(3) {
+        let player = root.side_to_move();
+        for depth in 1..=8 {
+            assert_eq!(
+                searched(&root, depth, MultiplayerSearch::BestReply),
+                best_reply_root(&root, player, depth, 0),
+                "depth {depth} from {root:?}"
+            );
+        }
+    }
+}
+
+/// The game plays by the generic consistency checks too, so that the tests above rest on rules
+/// that hold together.
+#[test]
+fn the_test_game_is_consistent() {
+    crate::game::consistency::check_random_games(&Pile::new(2, 10), 20, 20, 1);
+    crate::game::consistency::check_random_games(&Pile::new(3, 10), 20, 20, 2);
+}
