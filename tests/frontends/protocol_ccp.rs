@@ -236,12 +236,8 @@ fn the_equal_turn_and_the_ply_limit_end_the_game() {
     let mut ccp = Ccp::start();
     // Player 0 is home with all ten: the game is over (player 1 could follow: a draw).
     let mut cells = vec!['.'; 121];
-    for hole in 111..121 {
-        cells[hole] = '0';
-    }
-    for hole in 0..9 {
-        cells[hole] = '1';
-    }
+    cells[111..121].fill('0');
+    cells[..9].fill('1');
     cells[18] = '1';
     let cells: String = cells.into_iter().collect();
     let error = ccp.refused(&format!("position cells {cells} player 1 ply 90"));
