@@ -8,15 +8,13 @@
 //!
 //! Values at these nodes are kept for the coalition, the side to move there, as negamax keeps them.
 
-use super::{enter, negamax, stopped, table_cutoff, terminal_value, Shared, Worker, MAX_PLY};
-use crate::base::score::{self, INFINITY};
+use super::ordering::{order_score, KillerOrder};
+use super::{
+    enter, negamax, prologue, stopped, terminal_value, Flow, Prologue, Shared, Worker, MAX_PLY,
+};
+use crate::base::score::INFINITY;
 use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
 
-/// Ordering bonus of the table move and of the killers.
-const TABLE_MOVE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 26;
-/// Weight of the game's hint against history.
-const HINT_WEIGHT: i32 = 16;
 /// Only this many replies, the first in move order, are searched at a coalition node: with five
 /// opponents a node has some two hundred, and the search only reaches depth 4 in time when most
 /// are pruned (measured in six-player Chinese Checkers against greedy players at depth 4: 25 of
@@ -98,13 +96,8 @@ fn replies<G: Game>(
         hints.resize(moves.len(), 0);
         position.score_moves(&moves, &mut hints);
         for (&mv, &hint) in moves.iter().zip(&hints) {
-            let order = if Some(mv.code()) == table_code {
-                TABLE_MOVE
-            } else if Some(mv) == killers[0] || Some(mv) == killers[1] {
-                KILLER
-            } else {
-                hint * HINT_WEIGHT + worker.history.get(seat, mv.code())
-            };
+            let killers = (killers, KillerOrder::Alike);
+            let order = order_score(mv, hint, table_code, killers, &worker.history, seat);
             found.push(Reply {
                 skipped: skipped as u8,
                 seat: seat as u8,
@@ -175,22 +168,17 @@ fn coalition_node<G: Game>(
     pv_node: bool,
     shared: &Shared,
 ) -> i32 {
-    if enter(worker, ply, shared) {
+    if enter(worker, ply, shared) == Flow::Stop {
         return 0;
     }
     if depth <= 0 || ply >= MAX_PLY || position.outcome().is_some() {
         return -root_value(worker, position, 0, ply, -beta, -alpha, false, shared);
     }
-    alpha = alpha.max(-score::win_in(ply, score::MAX_MARGIN));
-    beta = beta.min(score::win_in(ply, score::MAX_MARGIN));
-    if alpha >= beta {
-        return alpha;
-    }
-    let key = position.hash() ^ shared.root_key;
-    let entry = shared.table.probe(key);
-    if let Some(stored) = table_cutoff(entry, depth, ply, alpha, beta, pv_node) {
-        return stored;
-    }
+    let (key, entry) = match prologue(position, depth, ply, &mut alpha, &mut beta, pv_node, shared)
+    {
+        Prologue::Done(value) => return value,
+        Prologue::Search { key, entry } => (key, entry),
+    };
     let table_code = entry.and_then(|entry| entry.move_code);
     let mut list = replies(worker, position, table_code, ply, shared);
     list.truncate(BEST_REPLIES);

@@ -26,7 +26,7 @@ use crate::game::{
     Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
 };
 use crate::search::limits::Limits;
-use crate::search::ordering::{History, Killers, MovePicker};
+use crate::search::ordering::{History, Killers, MovePicker, Picked, Rank};
 use busy::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -160,7 +160,7 @@ pub struct Worker<G: Game> {
     scores: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
     /// Per ply, the moves put off because another thread was searching them.
-    deferred: Vec<Vec<(G::Move, bool)>>,
+    deferred: Vec<Vec<Picked<G::Move>>>,
     /// This thread's number in the current search (0 is the main thread).
     thread: usize,
     nodes: u64,
@@ -814,10 +814,17 @@ fn static_value<G: Game>(position: &G, shared: &Shared) -> i32 {
     }
 }
 
-/// Counts a node, clears its line and checks the limits every [`CHECK_INTERVAL`] nodes; true when
-/// the search must stop. Every tree search's node starts here.
+/// Whether a search thread goes on or must stop now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Counts a node, clears its line and checks the limits every [`CHECK_INTERVAL`] nodes. Every
+/// tree search's node starts here.
 #[inline(always)]
-fn enter<G: Game>(worker: &mut Worker<G>, ply: usize, shared: &Shared) -> bool {
+fn enter<G: Game>(worker: &mut Worker<G>, ply: usize, shared: &Shared) -> Flow {
     worker.pv[ply].clear();
     worker.nodes += 1;
     worker.unreported += 1;
@@ -832,7 +839,44 @@ fn enter<G: Game>(worker: &mut Worker<G>, ply: usize, shared: &Shared) -> bool {
             shared.stop.store(true, Ordering::Relaxed);
         }
     }
-    stopped(worker, shared)
+    if stopped(worker, shared) {
+        Flow::Stop
+    } else {
+        Flow::Continue
+    }
+}
+
+/// What the part of a node's prologue shared by every kind of node found: the value to return at
+/// once, or the node's key and table entry to search on with.
+enum Prologue {
+    Done(i32),
+    Search { key: u64, entry: Option<Entry> },
+}
+
+/// Narrows the window to what a line from `ply` can still win or lose, then probes the table and
+/// cuts off on a stored bound that settles the node.
+#[inline(always)]
+fn prologue<G: Game>(
+    position: &G,
+    depth: i32,
+    ply: usize,
+    alpha: &mut i32,
+    beta: &mut i32,
+    pv_node: bool,
+    shared: &Shared,
+) -> Prologue {
+    // No line from here can win or lose by more than the largest margin, right now.
+    *alpha = (*alpha).max(-score::win_in(ply, score::MAX_MARGIN));
+    *beta = (*beta).min(score::win_in(ply, score::MAX_MARGIN));
+    if *alpha >= *beta {
+        return Prologue::Done(*alpha);
+    }
+    let key = position.hash() ^ shared.root_key;
+    let entry = shared.table.probe(key);
+    match table_cutoff(entry, depth, ply, *alpha, *beta, pv_node) {
+        Some(stored) => Prologue::Done(stored),
+        None => Prologue::Search { key, entry },
+    }
 }
 
 /// Principal-variation negamax with a transposition table, killers, history and late-move
@@ -848,7 +892,7 @@ fn negamax<G: Game>(
     pv_node: bool,
     shared: &Shared,
 ) -> i32 {
-    if enter(worker, ply, shared) {
+    if enter(worker, ply, shared) == Flow::Stop {
         return 0;
     }
     if depth <= 0 || ply >= MAX_PLY {
@@ -857,20 +901,14 @@ fn negamax<G: Game>(
             None => static_value(position, shared),
         };
     }
-    // No line from here can win or lose by more than the largest margin, right now.
-    alpha = alpha.max(-score::win_in(ply, score::MAX_MARGIN));
-    beta = beta.min(score::win_in(ply, score::MAX_MARGIN));
-    if alpha >= beta {
-        return alpha;
-    }
-    let key = position.hash() ^ shared.root_key;
-    let entry = shared.table.probe(key);
+    let (key, entry) = match prologue(position, depth, ply, &mut alpha, &mut beta, pv_node, shared)
+    {
+        Prologue::Done(value) => return value,
+        Prologue::Search { key, entry } => (key, entry),
+    };
     let table_move = entry
         .and_then(|entry| entry.move_code)
         .and_then(|code| position.move_from_code(code));
-    if let Some(stored) = table_cutoff(entry, depth, ply, alpha, beta, pv_node) {
-        return stored;
-    }
     if !pv_node && shared.probcut {
         if let Some(model) = position.probcut(depth as u32) {
             if let Some(value) = probcut(worker, position, &model, depth, ply, alpha, beta, shared)
@@ -940,27 +978,27 @@ fn negamax<G: Game>(
         let mut index = 0;
         let mut next_deferred = 0;
         loop {
-            let (mv, special) = match picker.next_move() {
-                Some((mv, special)) => {
+            let Picked { mv, rank } = match picker.next_move() {
+                Some(picked) => {
                     if index > 0
                         && busy.is_some_and(|busy| {
                             busy.move_searched_elsewhere(
                                 position,
-                                mv,
+                                picked.mv,
                                 shared.root_key,
                                 worker.thread,
                             )
                         })
                     {
-                        deferred.push((mv, special));
+                        deferred.push(picked);
                         continue;
                     }
-                    (mv, special)
+                    picked
                 }
                 None => match deferred.get(next_deferred) {
-                    Some(&pair) => {
+                    Some(&picked) => {
                         next_deferred += 1;
-                        pair
+                        picked
                     }
                     None => break,
                 },
@@ -985,7 +1023,7 @@ fn negamax<G: Game>(
                 // Once a win is proven, only a full-depth search can prove a bigger one: a reduced
                 // search ending on a heuristic value would wrongly refute the move.
                 let reduction = if !pv_node
-                    && !special
+                    && rank == Rank::Ordinary
                     && depth >= REDUCTION_DEPTH
                     && index >= REDUCTION_MOVES
                     && alpha < score::WIN_THRESHOLD

@@ -96,6 +96,60 @@ impl<M: Copy + PartialEq> Killers<M> {
     }
 }
 
+/// Whether a move handed out by the [`MovePicker`] was the table move or a killer, which late-move
+/// reductions leave alone, or an ordinary move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rank {
+    /// The table move or a killer.
+    Expected,
+    /// Any other move, ranked by history and the game's hint.
+    Ordinary,
+}
+
+/// A move as the [`MovePicker`] hands it out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Picked<M> {
+    /// The move.
+    pub mv: M,
+    /// How it earned its place.
+    pub rank: Rank,
+}
+
+/// How the two killers of a ply rank against each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KillerOrder {
+    /// The newer killer first: at a node of one seat, the latest cut-off is the likelier one.
+    NewestFirst,
+    /// Both alike, in generation order: at a best-reply node the killers may be moves of two
+    /// different seats.
+    Alike,
+}
+
+/// The ordering score of `mv`: the table move first, then the killers, then the rest by history
+/// and the game's `hint`. Every search node orders its moves by this one scale.
+pub fn order_score<M: MoveCode + PartialEq>(
+    mv: M,
+    hint: i32,
+    table_move: Option<u16>,
+    killers: ([Option<M>; 2], KillerOrder),
+    history: &History,
+    player: Player,
+) -> i32 {
+    let (killers, order) = killers;
+    if Some(mv.code()) == table_move {
+        TABLE_MOVE
+    } else if Some(mv) == killers[0] {
+        KILLER
+    } else if Some(mv) == killers[1] {
+        match order {
+            KillerOrder::NewestFirst => KILLER - 1,
+            KillerOrder::Alike => KILLER,
+        }
+    } else {
+        history.get(player, mv.code()) + hint * HINT_WEIGHT
+    }
+}
+
 /// Hands out the moves of one node best first, by lazy selection.
 pub struct MovePicker<'a, M> {
     moves: &'a mut [M],
@@ -106,7 +160,6 @@ pub struct MovePicker<'a, M> {
 impl<'a, M: MoveCode + PartialEq> MovePicker<'a, M> {
     /// Scores `moves` for ordering. `hints` holds the game's hints and is overwritten with the final
     /// ordering scores.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         moves: &'a mut [M],
         scores: &'a mut [i32],
@@ -115,16 +168,10 @@ impl<'a, M: MoveCode + PartialEq> MovePicker<'a, M> {
         history: &History,
         player: Player,
     ) -> MovePicker<'a, M> {
+        let table_code = table_move.map(MoveCode::code);
         for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = if Some(*mv) == table_move {
-                TABLE_MOVE
-            } else if Some(*mv) == killers[0] {
-                KILLER
-            } else if Some(*mv) == killers[1] {
-                KILLER - 1
-            } else {
-                history.get(player, mv.code()) + *score * HINT_WEIGHT
-            };
+            let killers = (killers, KillerOrder::NewestFirst);
+            *score = order_score(*mv, *score, table_code, killers, history, player);
         }
         MovePicker {
             moves,
@@ -133,8 +180,8 @@ impl<'a, M: MoveCode + PartialEq> MovePicker<'a, M> {
         }
     }
 
-    /// The next best move, with whether it was a table move or killer.
-    pub fn next_move(&mut self) -> Option<(M, bool)> {
+    /// The next best move.
+    pub fn next_move(&mut self) -> Option<Picked<M>> {
         let start = self.next;
         if start >= self.moves.len() {
             return None;
@@ -148,7 +195,15 @@ impl<'a, M: MoveCode + PartialEq> MovePicker<'a, M> {
         self.moves.swap(start, best);
         self.scores.swap(start, best);
         self.next += 1;
-        Some((self.moves[start], self.scores[start] >= KILLER - 1))
+        let rank = if self.scores[start] >= KILLER - 1 {
+            Rank::Expected
+        } else {
+            Rank::Ordinary
+        };
+        Some(Picked {
+            mv: self.moves[start],
+            rank,
+        })
     }
 
     /// The moves handed out so far, in order.
