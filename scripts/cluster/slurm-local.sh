@@ -43,12 +43,13 @@ say() { echo "[$(elapsed)] $*"; }
 
 work=$(mktemp -d /tmp/tabula-slurm.XXXXXX)
 chmod 755 "$work"
-mkdir -m 700 "$work/munge"
+mkdir -m 755 "$work/munge"
 mkdir -m 755 "$work/state" "$work/spool" "$work/run"
 export SLURM_CONF=$work/slurm.conf
 
 cleanup() {
     status=$?
+    { set +x; } 2>/dev/null
     set +e
     if [ -f "$work/slurmctld.pid" ] && [ -z "${finished:-}" ]; then
         # Jobs still there (after a failure) are cancelled before their slurmd goes: this
@@ -164,11 +165,13 @@ export PATH=$work/run/bin:$PATH
 set -x
 sbatch --array=1-"$shards" --cpus-per-task=1 --parsable --wait --wrap \
     "tabula analyze --exact --jobs 1 --threads 1 --hash 16 --quiet --shard \$SLURM_ARRAY_TASK_ID/$shards --output out-\$SLURM_ARRAY_TASK_ID.jsonl --resume positions.obf" \
-    >job.txt
+    >job.txt || sbatch_status=$?
 { set +x; } 2>/dev/null
 job=$(cat job.txt)
-finished=1
-say "array job $job done"
+if [ "${sbatch_status:-0}" -eq 0 ]; then
+    finished=1
+fi
+say "array job $job ended (sbatch --wait status ${sbatch_status:-0})"
 for task in $(seq 1 "$shards"); do
     scontrol --oneliner show job "${job}_$task" |
         grep -oE "^JobId=[0-9]+|ArrayJobId=[0-9]+|ArrayTaskId=[0-9]+|JobState=[A-Z]+|RunTime=[0-9:-]+|ExitCode=[0-9:]+|BatchHost=[^ ]+" |
@@ -178,6 +181,10 @@ for task in $(seq 1 "$shards"); do
     echo "--- slurm-${job}_$task.out:"
     cat "slurm-${job}_$task.out"
 done
+if [ "${sbatch_status:-0}" -ne 0 ]; then
+    echo "$0: the array job failed: see the tasks' states and outputs above" >&2
+    exit 1
+fi
 set -x
 tabula analyze merge all.jsonl out-*.jsonl
 { set +x; } 2>/dev/null
