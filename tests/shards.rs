@@ -102,12 +102,20 @@ fn run(directory: &Path, script: &str) -> Output {
     output
 }
 
-/// The `tabula analyze` process working on `shard` in `directory`, found through /proc.
-fn worker(directory: &Path, shard: &str) -> Option<i32> {
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+/// The processes working in `directory` (sh, parallel and its workers), found through /proc,
+/// with their arguments.
+fn processes_in(directory: &Path) -> Vec<(i32, Vec<String>)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
             continue;
         };
+        if std::fs::read_link(entry.path().join("cwd")).map_or(true, |cwd| cwd != directory) {
+            continue;
+        }
         let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
             continue;
         };
@@ -115,15 +123,36 @@ fn worker(directory: &Path, shard: &str) -> Option<i32> {
             .split(|&byte| byte == 0)
             .map(|argument| String::from_utf8_lossy(argument).into_owned())
             .collect();
+        found.push((pid, arguments));
+    }
+    found
+}
+
+/// Kills whatever still works in the scratch folder when the test ends, also when it fails
+/// partway with GNU parallel and its workers running.
+struct Leftovers<'a>(&'a Path);
+
+impl Drop for Leftovers<'_> {
+    fn drop(&mut self) {
+        for (pid, _) in processes_in(self.0) {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+/// The `tabula analyze` process working on `shard` in `directory`.
+fn worker(directory: &Path, shard: &str) -> Option<i32> {
+    for (pid, arguments) in processes_in(directory) {
         let is_tabula = arguments
             .first()
             .is_some_and(|program| Path::new(program).file_name() == Some("tabula".as_ref()));
         let is_shard = arguments
             .windows(2)
             .any(|pair| pair[0] == "--shard" && pair[1] == shard);
-        let here = std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == directory);
-        if is_tabula && arguments.get(1).map(String::as_str) == Some("analyze") && is_shard && here
-        {
+        if is_tabula && arguments.get(1).map(String::as_str) == Some("analyze") && is_shard {
             return Some(pid);
         }
     }
@@ -191,6 +220,7 @@ fn gnu_parallel_runs_shards_a_killed_one_resumes_and_the_merge_is_the_single_run
         );
     }
     let directory = scratch();
+    let _leftovers = Leftovers(&directory);
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fforum-20-39.obf"),
         directory.join("positions.obf"),
