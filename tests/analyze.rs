@@ -132,7 +132,7 @@ fn a_bad_line_is_reported_with_its_number() {
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(&format!("{path}:3: ")), "{stderr}");
-    assert!(stderr.contains("1 bad input lines skipped"), "{stderr}");
+    assert!(stderr.contains("1 bad input line skipped"), "{stderr}");
     let records = json_lines(&String::from_utf8_lossy(&output.stdout));
     let lines: Vec<u64> = records
         .iter()

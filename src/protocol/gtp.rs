@@ -303,6 +303,10 @@ fn boardsize(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> 
     let name = gtp.session.game_name();
     gtp.replace_game(name, &options)
         .map_err(|error| match error {
+            // GTP's own prefix says what is wrong; the game's "invalid game option" would repeat it.
+            CommandError::Engine(EngineError::Game(GameError::InvalidOption(text))) => {
+                CommandError::UnacceptableSize(EngineError::Unsupported(text))
+            }
             CommandError::Engine(error) => CommandError::UnacceptableSize(error),
             other => other,
         })?;
@@ -463,13 +467,19 @@ fn list_options(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
     Ok(options::OPTIONS
         .iter()
         .map(|option| {
-            format!(
-                "{} {}; default {}; {}",
-                option.name,
-                option.range(),
-                option.default,
-                option.help
-            )
+            // An option whose default is a word of its own (movetime's `default`) says it among
+            // its values, not as `default default`.
+            if option.default == "default" {
+                format!("{} {}, or default; {}", option.name, option.range(), option.help)
+            } else {
+                format!(
+                    "{} {}; default {}; {}",
+                    option.name,
+                    option.range(),
+                    option.default,
+                    option.help
+                )
+            }
         })
         .collect::<Vec<_>>()
         .join("\n"))

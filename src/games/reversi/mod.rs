@@ -401,7 +401,7 @@ impl Rules for Reversi {
                 }
             })
             .collect();
-        notation::diagram(&cells, 8, self.side)
+        notation::diagram(&cells, 8, self.side, self.outcome())
     }
 
     fn start_position(&self) -> Reversi {
