@@ -78,6 +78,7 @@ const COMMANDS: &[Command] = &[
     Command { name: "version", minimum: 0, maximum: 0, usage: "version", handler: |_, _| Ok(env!("CARGO_PKG_VERSION").into()) },
     Command { name: "known_command", minimum: 1, maximum: 1, usage: "known_command <name>", handler: known_command },
     Command { name: "list_commands", minimum: 0, maximum: 0, usage: "list_commands", handler: list_commands },
+    Command { name: "help", minimum: 0, maximum: 0, usage: "help", handler: help },
     Command { name: "quit", minimum: 0, maximum: 0, usage: "quit", handler: |_, _| Ok(String::new()) },
     Command { name: "list_games", minimum: 0, maximum: 0, usage: "list_games", handler: list_games },
     Command { name: "set_game", minimum: 1, maximum: ANY, usage: "set_game <name> [key=value ...]", handler: set_game },
@@ -262,6 +263,15 @@ fn list_commands(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
     Ok(COMMANDS
         .iter()
         .map(|command| command.name)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Every command with its arguments, for a person at the terminal.
+fn help(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
+    Ok(COMMANDS
+        .iter()
+        .map(|command| command.usage)
         .collect::<Vec<_>>()
         .join("\n"))
 }
@@ -600,6 +610,9 @@ fn count(command: &str, arguments: &[&str]) -> Result<Option<usize>, CommandErro
 }
 
 fn run_analysis(gtp: &mut Gtp, lines: Option<usize>) -> Result<String, CommandError> {
+    // Analysis starts afresh, so that the same position and limits give the same answer whatever
+    // was searched before (a `hint` and then an `analyze` agree); `genmove` keeps the table.
+    gtp.session.forget();
     let mut sink = gtp.info_sink();
     let found = gtp
         .session

@@ -747,6 +747,10 @@ impl SearchHooks for Gomoku {
     fn keep_root_defences(&self, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
         vcf::keep_root_defences(self, moves, request);
     }
+
+    fn forget_thread_memory(&self) {
+        vcf::forget_thread_solver();
+    }
 }
 
 #[cfg(test)]

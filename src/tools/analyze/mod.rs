@@ -71,8 +71,9 @@ pub struct AnalyzeArgs {
     /// Search each position this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Solve each position exactly (Reversi's endgame solver; a game without a solver refuses).
-    /// With --movetime, a solve not finished in time gives an error for that position.
+    /// Solve each position exactly (Reversi's endgame solver, Gomoku's threat solver: a proven
+    /// win, or the result `unknown`; a game without a solver refuses). With --movetime, a solve
+    /// not finished in time gives an error for that position.
     #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     pub exact: bool,
     /// Score the N best moves.
@@ -93,6 +94,10 @@ pub struct AnalyzeArgs {
     /// Search threads per position (default: automatic).
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
+    /// Keep the table and search state from one position to the next of a job: faster on
+    /// related positions, but a position's result then depends on those analysed before it.
+    #[arg(long)]
+    pub keep_table: bool,
     /// Transposition table memory in MB, over all jobs together.
     #[arg(long, default_value_t = 256, value_name = "MB")]
     pub hash: usize,
@@ -173,6 +178,7 @@ fn task(args: &AnalyzeArgs) -> Result<Task> {
         limits,
         exact: args.exact,
         multipv: args.multipv,
+        keep_table: args.keep_table,
     })
 }
 
