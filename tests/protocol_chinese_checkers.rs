@@ -232,7 +232,10 @@ fn play_out(options: &str, depth: u32) -> (End, String) {
     assert_eq!(engine.ok("legal_moves"), "");
     let final_score = engine.ok("final_score");
     let board = engine.ok("showboard");
-    assert!(board.contains("game over, ") && board.contains("; places "), "{board}");
+    assert!(
+        board.contains("game over, ") && board.contains("; places "),
+        "{board}"
+    );
     engine.quit();
     (end, final_score)
 }
@@ -779,7 +782,10 @@ fn house_rules_and_solitaire_through_the_protocol() {
     assert_eq!(engine.ok("final_score"), "1");
     // The diagram names the winner, not a player to move.
     let board = engine.ok("showboard");
-    assert!(board.contains("game over, player 1 wins; places 1:1"), "{board}");
+    assert!(
+        board.contains("game over, player 1 wins; places 1:1"),
+        "{board}"
+    );
     assert!(!board.contains("to move"), "{board}");
     engine.quit();
 }

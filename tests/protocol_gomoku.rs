@@ -427,7 +427,10 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("set_game gomoku rule=chess", "unknown gomoku rule 'chess'"),
         ("set_game gomoku size=4", "size must be from 5 to 22"),
         ("set_game gomoku size=23", "size must be from 5 to 22"),
-        ("set_game gomoku size=x", "must be a whole number from 5 to 22"),
+        (
+            "set_game gomoku size=x",
+            "must be a whole number from 5 to 22",
+        ),
         (
             "set_game gomoku colour=red",
             "unknown gomoku option 'colour'",

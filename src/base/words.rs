@@ -65,7 +65,9 @@ impl NumberRange {
     pub fn parse(&self, name: &str, text: &str) -> Result<u64, String> {
         let text = text.trim();
         if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
-            return Err(format!("{name} must be a whole number {self}, not '{text}'"));
+            return Err(format!(
+                "{name} must be a whole number {self}, not '{text}'"
+            ));
         }
         match text.parse::<u64>() {
             Ok(value) if self.contains(value) => Ok(value),
@@ -101,9 +103,14 @@ mod tests {
     fn plurals_and_ranges_read_as_words() {
         assert_eq!(plural(1u32, "stone"), "1 stone");
         assert_eq!(plural(0u32, "stone"), "0 stones");
-        assert_eq!(NumberRange::new(4, 16).even().to_string(), "even, from 4 to 16");
         assert_eq!(
-            NumberRange::new(1, 127).or_zero("no fixed depth").to_string(),
+            NumberRange::new(4, 16).even().to_string(),
+            "even, from 4 to 16"
+        );
+        assert_eq!(
+            NumberRange::new(1, 127)
+                .or_zero("no fixed depth")
+                .to_string(),
             "from 1 to 127, or 0 for no fixed depth"
         );
     }
@@ -111,13 +118,25 @@ mod tests {
     #[test]
     fn every_bad_number_gets_the_same_form() {
         let level = NumberRange::new(1, 8);
-        assert_eq!(level.parse("level", "9"), Err("level must be from 1 to 8, not 9".into()));
+        assert_eq!(
+            level.parse("level", "9"),
+            Err("level must be from 1 to 8, not 9".into())
+        );
         assert_eq!(
             level.parse("level", "99999999999999999999"),
             Err("level must be from 1 to 8, not 99999999999999999999".into())
         );
         assert_eq!(level.parse("level", "3"), Ok(3));
-        assert!(level.parse("level", "x").unwrap_err().contains("whole number"));
-        assert_eq!(NumberRange::new(4, 16).even().parse("size", "9").unwrap_err(), "size must be even, from 4 to 16, not 9");
+        assert!(level
+            .parse("level", "x")
+            .unwrap_err()
+            .contains("whole number"));
+        assert_eq!(
+            NumberRange::new(4, 16)
+                .even()
+                .parse("size", "9")
+                .unwrap_err(),
+            "size must be even, from 4 to 16, not 9"
+        );
     }
 }

@@ -480,7 +480,12 @@ fn list_options(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
             // An option whose default is a word of its own (movetime's `default`) says it among
             // its values, not as `default default`.
             if option.default == "default" {
-                format!("{} {}, or default; {}", option.name, option.range(), option.help)
+                format!(
+                    "{} {}, or default; {}",
+                    option.name,
+                    option.range(),
+                    option.help
+                )
             } else {
                 format!(
                     "{} {}; default {}; {}",

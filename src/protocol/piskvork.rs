@@ -913,7 +913,11 @@ fn info(front: &mut Piskvork, rest: &str) -> Result<Option<String>, CommandError
             let megabytes = info_number(&key, value)?;
             let sizes = NumberRange::new(1, options::MAX_HASH_MEGABYTES);
             if !sizes.contains(megabytes) {
-                return Err(invalid(out_of_range("INFO hash (in MB)", &sizes, megabytes)));
+                return Err(invalid(out_of_range(
+                    "INFO hash (in MB)",
+                    &sizes,
+                    megabytes,
+                )));
             }
             front.preferred_hash = megabytes as usize;
             front.fit_table()?;

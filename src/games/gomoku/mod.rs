@@ -22,8 +22,8 @@ pub mod renju;
 pub mod threats;
 pub mod vcf;
 
-use crate::base::words::{out_of_range, plural, NumberRange};
 use crate::base::cpu::{self, InstructionSet};
+use crate::base::words::{out_of_range, plural, NumberRange};
 use crate::game::{
     ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
     SolveRequest, Strength,

@@ -2,9 +2,9 @@
 //!
 //! This is the general path: correct and reasonably quick, where the 8x8 board has bitboards.
 
-use crate::base::words::{out_of_range, NumberRange};
 use super::notation;
 use super::ReversiMove;
+use crate::base::words::{out_of_range, NumberRange};
 use crate::game::{GameError, Outcome, Player, Rules, ScoreUnit, SearchHooks, Strength};
 
 /// Smallest supported board side.

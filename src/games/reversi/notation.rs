@@ -144,7 +144,13 @@ pub fn diagram(cells: &[u8], size: usize, side: Player, outcome: Option<Outcome>
         }
         out.push('\n');
     }
-    let name = |player: Player| if player == 0 { "black (X)" } else { "white (O)" };
+    let name = |player: Player| {
+        if player == 0 {
+            "black (X)"
+        } else {
+            "white (O)"
+        }
+    };
     let status = match outcome {
         None => format!("{} to move", name(side)),
         Some(outcome) => match outcome.winner() {
