@@ -418,3 +418,16 @@ fn gomoku_exact_proves_a_win_or_says_unknown() {
     assert!(records[1]["error"].is_null(), "{}", records[1]);
     let _ = std::fs::remove_dir_all(&directory);
 }
+
+#[test]
+fn a_level_out_of_range_is_said_in_words() {
+    let output = analyze(&["--level", "9", "-"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    // Before, clap's "9 is not in 1..=8".
+    assert!(
+        stderr.contains("the level must be from 1 to 8, not 9"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("..="), "{stderr}");
+}

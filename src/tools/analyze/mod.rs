@@ -3,7 +3,8 @@
 //! ```text
 //! tabula analyze [--game G] [-o key=value]... [--depth D | --movetime MS | --nodes N | --exact]
 //!                [--multipv N] [--format jsonl|csv|text] [--output FILE] [--resume]
-//!                [--jobs J] [--threads T] [--hash MB] [--quiet] [--strict] [--shard K/N] FILE...
+//!                [--jobs J] [--threads T] [--hash MB] [--keep-table] [--quiet] [--strict]
+//!                [--shard K/N] FILE...
 //! tabula analyze merge OUT SHARD...
 //! ```
 //!
@@ -23,6 +24,7 @@ pub mod search;
 pub mod shard;
 pub mod summary;
 
+use crate::base::words::NumberRange;
 use crate::engine::clock;
 use crate::engine::{new_session, rules_session, InfoMode, Session, Settings, StopSignal};
 use crate::game::Game;
@@ -102,7 +104,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 256, value_name = "MB")]
     pub hash: usize,
     /// Playing level of the engine, 1 to 8.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, default_value_t = 8, value_parser = parse_level)]
     pub level: u8,
     /// No progress bar.
     #[arg(long)]
@@ -145,6 +147,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     run_analysis(args, &Interrupt::install())
+}
+
+/// `--level`, with the engine's own words for a number out of range (clap would say `1..=8`).
+fn parse_level(text: &str) -> Result<u8, String> {
+    let levels = NumberRange::new(
+        crate::game::levels::MIN_LEVEL as u64,
+        crate::game::levels::MAX_LEVEL as u64,
+    );
+    Ok(levels.parse("the level", text)? as u8)
 }
 
 fn game_options(args: &AnalyzeArgs) -> Result<Vec<(String, String)>> {
