@@ -54,7 +54,7 @@ impl NumberRange {
     /// Whether `value` is in the range.
     pub fn contains(&self, value: u64) -> bool {
         (self.zero.is_some() && value == 0)
-            || ((self.min..=self.max).contains(&value) && (!self.even || value % 2 == 0))
+            || ((self.min..=self.max).contains(&value) && (!self.even || value.is_multiple_of(2)))
     }
 
     /// Reads `text` as a number of the range.
