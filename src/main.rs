@@ -3,8 +3,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::process::ExitCode;
 use std::time::Instant;
-use tabula::engine::{Settings, StopSignal};
+use tabula::engine::{InfoMode, Settings, StopSignal};
 use tabula::games;
 use tabula::protocol::{self, output::Output, Protocol};
 use tabula::tools::reversi_selfplay::SelfPlayConfig;
@@ -160,7 +162,7 @@ enum Command {
     },
 }
 
-fn main() -> Result<()> {
+fn main() -> ExitCode {
     env_logger::Builder::from_env(
         env_logger::Env::default().default_filter_or("warn,tabula::info=info"),
     )
@@ -169,16 +171,39 @@ fn main() -> Result<()> {
     // Choose the instruction set now, so that the log (at info level) names it first.
     tabula::base::cpu::fast();
     let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // One line for the user, whatever RUST_BACKTRACE says: anyhow's Debug form (what
+            // returning the error from main prints) would add a backtrace.
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
     choose_weights(&cli.weights)?;
     match cli.command {
         None => {
+            let interactive = std::io::stdin().is_terminal();
+            let mut settings = Settings::default();
+            if interactive {
+                eprintln!(
+                    "Tabula {}: type `help` or `list_commands`",
+                    env!("CARGO_PKG_VERSION")
+                );
+                // A person at the terminal reads the replies; search lines come when asked for
+                // (`set_option info stderr`).
+                settings.info = InfoMode::Off;
+            }
             let stdin = std::io::BufReader::new(std::io::stdin());
             let chosen = cli.protocol.or_else(|| {
                 std::env::args()
                     .next()
                     .and_then(|program| Protocol::from_program_name(&program))
             });
-            protocol::serve(stdin, Output::stdout(), Settings::default(), chosen);
+            protocol::serve(stdin, Output::stdout(), settings, chosen);
             Ok(())
         }
         Some(Command::Perft {

@@ -7,4 +7,5 @@ pub mod budget;
 pub mod cpu;
 pub mod score;
 pub mod transposition;
+pub mod words;
 pub mod zobrist;

@@ -336,6 +336,21 @@ impl TranspositionTable {
         self.generation.store(next, Ordering::Relaxed);
     }
 
+    /// Empties the table as if it were new: every slot zeroed, generation and salt back to 0.
+    /// [`TranspositionTable::clear`] is instant but leaves old entries in place, and they still
+    /// steer which slots later stores replace; a search that must not depend on earlier ones
+    /// (the same analysis for the same input) needs this.
+    pub fn wipe(&self) {
+        for bucket in self.buckets.iter() {
+            for slot in &bucket.slots {
+                slot.check.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+        self.salt.store(0, Ordering::Relaxed);
+    }
+
     /// The key as stored: salted, so that clearing invalidates every entry at once.
     fn salted(&self, key: u64) -> u64 {
         key ^ self.salt.load(Ordering::Relaxed)

@@ -148,6 +148,15 @@ impl<G: Game> Engine<G> {
         self.table.clear();
     }
 
+    /// Forgets what earlier searches learnt: an empty table, fresh per-thread search state
+    /// (history, killers) and the game's own per-thread memory, so that the next search gives
+    /// what it would give in a new process.
+    pub fn forget(&mut self) {
+        self.table.wipe();
+        self.workers.clear();
+        self.position.forget_thread_memory();
+    }
+
     /// The moves played since the start or the last loaded position, implied passes included.
     pub fn moves_played(&self) -> Vec<G::Move> {
         self.history.iter().map(|played| played.mv).collect()

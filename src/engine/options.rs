@@ -5,6 +5,7 @@
 //! declared once, with its type, range, default and help.
 
 use crate::base::budget::SharedLimits;
+use crate::base::words::NumberRange;
 use std::time::Duration;
 
 /// How long a move may think when no depth or node limit is set.
@@ -123,7 +124,7 @@ impl EngineOption {
     /// A message saying what the option accepts; `settings` is unchanged then.
     pub fn set(&self, settings: &mut Settings, value: &str) -> Result<(), String> {
         let number = match self.kind {
-            OptionKind::Integer { min, max, zero } => {
+            OptionKind::Integer { .. } => {
                 let words: &[&str] = match self.name {
                     "movetime" => &["default", "none", "off", "unlimited"],
                     _ => &[],
@@ -131,12 +132,7 @@ impl EngineOption {
                 if words.contains(&value.to_ascii_lowercase().as_str()) {
                     0
                 } else {
-                    let number = parse_whole(self.name, value)?;
-                    let zero_ok = zero.is_some() && number == 0;
-                    if !zero_ok && !(min..=max).contains(&number) {
-                        return Err(format!("{} must be {}", self.name, self.range()));
-                    }
-                    number
+                    self.numbers().parse(self.name, value)?
                 }
             }
             OptionKind::Choice(words) => {
@@ -150,13 +146,10 @@ impl EngineOption {
         (self.write)(settings, number, &value.to_ascii_lowercase())
     }
 
-    /// The accepted values in words, e.g. `1..256` or `off, stderr or stdout`.
+    /// The accepted values in words, e.g. `from 1 to 256` or `off, stderr or stdout`.
     pub fn range(&self) -> String {
         match self.kind {
-            OptionKind::Integer { min, max, zero } => match zero {
-                Some(meaning) => format!("{min}..{max}, or 0 for {meaning}"),
-                None => format!("{min}..{max}"),
-            },
+            OptionKind::Integer { .. } => self.numbers().to_string(),
             OptionKind::Choice(words) => match words {
                 [] => String::new(),
                 [only] => only.to_string(),
@@ -166,14 +159,19 @@ impl EngineOption {
     }
 }
 
-/// Reads a whole number, telling a number too large apart from text that is not a number.
-fn parse_whole(name: &str, value: &str) -> Result<u64, String> {
-    if !value.is_empty() && value.bytes().all(|byte| byte.is_ascii_digit()) {
-        value
-            .parse()
-            .map_err(|_| format!("{name} is out of range: {value}"))
-    } else {
-        Err(format!("option {name} needs a number, not '{value}'"))
+impl EngineOption {
+    /// The numbers an integer option accepts (none for a choice).
+    fn numbers(&self) -> NumberRange {
+        match self.kind {
+            OptionKind::Integer { min, max, zero } => {
+                let range = NumberRange::new(min, max);
+                match zero {
+                    Some(meaning) => range.or_zero(meaning),
+                    None => range,
+                }
+            }
+            OptionKind::Choice(_) => NumberRange::new(0, 0),
+        }
     }
 }
 
@@ -206,7 +204,7 @@ pub const OPTIONS: &[EngineOption] = &[
             zero: Some("no limit"),
         },
         default: "default",
-        help: "milliseconds per move; 0 (or none) for no limit; default: 1 s unless a depth, node limit or clock is set",
+        help: "milliseconds per move; 0 (or none) for no limit; default (the default) is 1 s unless a depth, node limit or clock is set",
         read: |settings| match settings.movetime {
             MoveTime::Default => "default".to_string(),
             MoveTime::Fixed(time) => millis(time),
@@ -419,6 +417,6 @@ mod tests {
             .unwrap()
             .set(&mut settings, "99999999999999999999999")
             .unwrap_err()
-            .contains("out of range"));
+            .contains("must be from 1 to 1048576, not 99999999999999999999999"));
     }
 }

@@ -98,6 +98,8 @@ pub trait Session: Send {
     fn clock(&mut self) -> &mut Clock;
     /// Hands the table on to the next session; this one keeps a table of one bucket.
     fn take_table(&mut self) -> TranspositionTable;
+    /// As [`Engine::forget`].
+    fn forget(&mut self);
 }
 
 impl<G: Game> Session for Engine<G> {
@@ -255,6 +257,10 @@ impl<G: Game> Session for Engine<G> {
 
     fn take_table(&mut self) -> TranspositionTable {
         std::mem::replace(&mut self.table, TranspositionTable::new(0))
+    }
+
+    fn forget(&mut self) {
+        Engine::forget(self);
     }
 }
 

@@ -20,6 +20,9 @@ pub enum GameError {
     /// A position string could not be read.
     #[error("invalid position: {0}")]
     InvalidPosition(String),
+    /// No game has this name; the text lists those that do.
+    #[error("unknown game {0}")]
+    UnknownGame(String),
     /// A `key=value` game option is unknown or out of range.
     #[error("invalid game option: {0}")]
     InvalidOption(String),

@@ -162,6 +162,10 @@ pub trait SearchHooks: Rules {
         let _ = request;
         None
     }
+    /// Forgets what the game keeps between searches on the calling thread (Gomoku's proof table,
+    /// Chinese Checkers' race plans), so that the next search does not depend on earlier ones.
+    /// The default keeps nothing.
+    fn forget_thread_memory(&self) {}
 }
 
 /// A game the whole engine can play: its rules and its search hooks. Every type that implements

@@ -71,7 +71,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "reversi",
         aliases: &["othello"],
-        options: "size=4..16 (even, default 8)",
+        options: "size=N (even, from 4 to 16; default 8)",
         create: reversi,
         bench: || Bench {
             positions: reversi::bench_positions()
@@ -84,7 +84,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "gomoku",
         aliases: &["gobang", "renju", "five-in-a-row"],
-        options: "size=5..22 (default 15) rule=freestyle|standard|renju",
+        options: "size=N (from 5 to 22; default 15) rule=freestyle|standard|renju",
         create: |options| Ok(AnyGame::Gomoku(gomoku::Gomoku::from_options(options)?)),
         bench: || Bench {
             positions: gomoku::bench_positions()
@@ -167,9 +167,9 @@ fn reversi(options: &[(String, String)]) -> Result<AnyGame, GameError> {
     check_keys("reversi", options, &["size"])?;
     let size = match options.iter().find(|(key, _)| key == "size") {
         None => 8,
-        Some((_, value)) => value.parse::<usize>().map_err(|_| {
-            GameError::InvalidOption(format!("size must be a number, not '{value}'"))
-        })?,
+        Some((_, value)) => reversi::general::SIZES
+            .parse("reversi size", value)
+            .map_err(GameError::InvalidOption)? as usize,
     };
     if size == 8 {
         Ok(AnyGame::Reversi(reversi::Reversi::new()))
@@ -219,7 +219,8 @@ impl AnyGame {
 /// Creates the game `name` with `key=value` options, in its start position.
 ///
 /// # Errors
-/// [`GameError::InvalidOption`] for an unknown game or an invalid option.
+/// [`GameError::UnknownGame`] for an unknown game, [`GameError::InvalidOption`] for an invalid
+/// option.
 pub fn create(name: &str, options: &[(String, String)]) -> Result<AnyGame, GameError> {
     let lower = name.to_ascii_lowercase();
     let mut options = options.to_vec();
@@ -232,8 +233,8 @@ pub fn create(name: &str, options: &[(String, String)]) -> Result<AnyGame, GameE
         .iter()
         .find(|entry| entry.name == lower || entry.aliases.contains(&lower.as_str()))
         .ok_or_else(|| {
-            GameError::InvalidOption(format!(
-                "unknown game '{name}' (known: {})",
+            GameError::UnknownGame(format!(
+                "'{name}' (known: {})",
                 GAMES
                     .iter()
                     .map(|entry| entry.name)

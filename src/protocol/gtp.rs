@@ -78,6 +78,7 @@ const COMMANDS: &[Command] = &[
     Command { name: "version", minimum: 0, maximum: 0, usage: "version", handler: |_, _| Ok(env!("CARGO_PKG_VERSION").into()) },
     Command { name: "known_command", minimum: 1, maximum: 1, usage: "known_command <name>", handler: known_command },
     Command { name: "list_commands", minimum: 0, maximum: 0, usage: "list_commands", handler: list_commands },
+    Command { name: "help", minimum: 0, maximum: 0, usage: "help", handler: help },
     Command { name: "quit", minimum: 0, maximum: 0, usage: "quit", handler: |_, _| Ok(String::new()) },
     Command { name: "list_games", minimum: 0, maximum: 0, usage: "list_games", handler: list_games },
     Command { name: "set_game", minimum: 1, maximum: ANY, usage: "set_game <name> [key=value ...]", handler: set_game },
@@ -266,6 +267,15 @@ fn list_commands(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
         .join("\n"))
 }
 
+/// Every command with its arguments, for a person at the terminal.
+fn help(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
+    Ok(COMMANDS
+        .iter()
+        .map(|command| command.usage)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
 fn list_games(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
     Ok(games::GAMES
         .iter()
@@ -303,6 +313,10 @@ fn boardsize(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> 
     let name = gtp.session.game_name();
     gtp.replace_game(name, &options)
         .map_err(|error| match error {
+            // GTP's own prefix says what is wrong; the game's "invalid game option" would repeat it.
+            CommandError::Engine(EngineError::Game(GameError::InvalidOption(text))) => {
+                CommandError::UnacceptableSize(EngineError::Unsupported(text))
+            }
             CommandError::Engine(error) => CommandError::UnacceptableSize(error),
             other => other,
         })?;
@@ -463,13 +477,24 @@ fn list_options(_: &mut Gtp, _: &[&str]) -> Result<String, CommandError> {
     Ok(options::OPTIONS
         .iter()
         .map(|option| {
-            format!(
-                "{} {}; default {}; {}",
-                option.name,
-                option.range(),
-                option.default,
-                option.help
-            )
+            // An option whose default is a word of its own (movetime's `default`) says it among
+            // its values, not as `default default`.
+            if option.default == "default" {
+                format!(
+                    "{} {}, or default; {}",
+                    option.name,
+                    option.range(),
+                    option.help
+                )
+            } else {
+                format!(
+                    "{} {}; default {}; {}",
+                    option.name,
+                    option.range(),
+                    option.default,
+                    option.help
+                )
+            }
         })
         .collect::<Vec<_>>()
         .join("\n"))
@@ -590,6 +615,9 @@ fn count(command: &str, arguments: &[&str]) -> Result<Option<usize>, CommandErro
 }
 
 fn run_analysis(gtp: &mut Gtp, lines: Option<usize>) -> Result<String, CommandError> {
+    // Analysis starts afresh, so that the same position and limits give the same answer whatever
+    // was searched before (a `hint` and then an `analyze` agree); `genmove` keeps the table.
+    gtp.session.forget();
     let mut sink = gtp.info_sink();
     let found = gtp
         .session

@@ -15,6 +15,7 @@ use super::input::Interrupt;
 use super::output::Output;
 use super::{Flow, FrontEnd};
 use crate::base::transposition::TranspositionTable;
+use crate::base::words::{out_of_range, NumberRange};
 use crate::engine::clock::{TimeControl, TimeLeft};
 use crate::engine::{
     new_session, options, session_for, EngineError, InfoMode, Mode, Report, Request, Score,
@@ -910,10 +911,12 @@ fn info(front: &mut Piskvork, rest: &str) -> Result<Option<String>, CommandError
         }
         "hash" => {
             let megabytes = info_number(&key, value)?;
-            if !(1..=options::MAX_HASH_MEGABYTES).contains(&megabytes) {
-                return Err(invalid(format!(
-                    "INFO hash must be 1..{} MB, not {value}",
-                    options::MAX_HASH_MEGABYTES
+            let sizes = NumberRange::new(1, options::MAX_HASH_MEGABYTES);
+            if !sizes.contains(megabytes) {
+                return Err(invalid(out_of_range(
+                    "INFO hash (in MB)",
+                    &sizes,
+                    megabytes,
                 )));
             }
             front.preferred_hash = megabytes as usize;

@@ -55,7 +55,7 @@ impl FromStr for Contender {
             .next()
             .and_then(|level| level.trim_start_matches('l').parse().ok())
             .filter(|level| (1..=8).contains(level))
-            .ok_or_else(|| format!("'{text}': expected greedy or a level 1..8"))?;
+            .ok_or_else(|| format!("'{text}': expected greedy or a level from 1 to 8"))?;
         let mut search = None;
         let mut race = true;
         let mut threads = 1;

@@ -44,6 +44,7 @@ pub fn run(
         limits: Limits::default(),
         exact: true,
         multipv: if all_moves { 64 } else { 1 },
+        keep_table: false,
     };
     let (mut total_nodes, mut total_time, mut failures) = (0u64, 0f64, 0);
     println!(

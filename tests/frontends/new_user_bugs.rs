@@ -217,3 +217,184 @@ fn a_one_move_period_keeps_a_safety_margin() {
     assert!(elapsed < Duration::from_millis(975), "took {elapsed:?}");
     engine.quit();
 }
+
+// Issue 34, "Messages": each test below failed before its fix.
+
+#[test]
+fn ranges_are_written_in_words_without_a_doubled_prefix() {
+    let mut engine = Engine::start();
+    assert_eq!(
+        engine.error("boardsize 9"),
+        "unacceptable size: reversi size must be even, from 4 to 16, not 9"
+    );
+    let message = engine.error("set_game gomoku size=30");
+    assert!(
+        message.contains("gomoku size must be from 5 to 22, not 30"),
+        "{message}"
+    );
+    assert!(!message.contains("..="), "{message}");
+    // The session goes on, state unchanged.
+    assert_eq!(engine.ok("game"), "reversi size=8");
+    let options = engine.ok("list_options");
+    assert!(!options.contains(".."), "{options}");
+    assert!(!options.contains("default default"), "{options}");
+    assert!(
+        options.contains("level from 1 to 8; default 8"),
+        "{options}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn every_number_out_of_range_gets_the_same_form() {
+    let mut engine = Engine::start();
+    for (command, expected) in [
+        ("set_option level 9", "level must be from 1 to 8, not 9"),
+        (
+            "set_option level 99999999999999999999",
+            "level must be from 1 to 8, not 99999999999999999999",
+        ),
+        (
+            "set_game chinese-checkers max_moves=99999999999999999999",
+            "invalid game option: max_moves must be from 1 to 4294967295, not 99999999999999999999",
+        ),
+        (
+            "set_game chinese-checkers max_moves=0",
+            "invalid game option: max_moves must be from 1 to 4294967295, not 0",
+        ),
+        ("set_option hash 0", "hash must be from 1 to 1048576, not 0"),
+    ] {
+        assert_eq!(engine.error(command), expected, "{command}");
+    }
+    assert_eq!(engine.ok("get_option level"), "8");
+    assert_eq!(engine.ok("game"), "reversi size=8");
+    engine.quit();
+}
+
+#[test]
+fn an_unknown_game_is_called_that() {
+    let mut engine = Engine::start();
+    let message = engine.error("set_game chess");
+    assert!(message.starts_with("unknown game 'chess'"), "{message}");
+    assert!(!message.contains("option"), "{message}");
+    engine.quit();
+}
+
+#[test]
+fn a_finished_reversi_board_says_who_won() {
+    let mut engine = Engine::start();
+    // Black owns every disc: neither side can move.
+    engine.ok(&format!("setposition {}-- O", "X".repeat(62)));
+    let board = engine.ok("showboard");
+    assert!(
+        board.contains("game over, black (X) wins; black 62, white 0"),
+        "{board}"
+    );
+    assert!(!board.contains("to move"), "{board}");
+    engine.quit();
+}
+
+#[test]
+fn one_stone_is_not_stones() {
+    let mut engine = Engine::start();
+    engine.ok("set_game gomoku");
+    engine.ok("play h8");
+    let board = engine.ok("showboard");
+    assert!(board.contains("15x15, 1 stone;"), "{board}");
+    engine.ok("play h9");
+    assert!(engine.ok("showboard").contains("15x15, 2 stones;"));
+    engine.quit();
+}
+
+#[test]
+fn help_lists_every_command_with_its_arguments() {
+    let mut engine = Engine::start();
+    let help = engine.ok("help");
+    assert!(help.contains("set_game <name> [key=value ...]"), "{help}");
+    assert!(help.lines().count() >= engine.ok("list_commands").lines().count());
+    engine.quit();
+}
+
+/// Runs `tabula` with `input` on a terminal (through `script`), or `None` where there is no
+/// `script` to make one.
+fn on_a_terminal(input: &str) -> Option<String> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", env!("CARGO_BIN_EXE_tabula"), "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    // `script` ends when its input does: keep it open until tabula has quit.
+    let waiter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(5));
+        drop(stdin);
+    });
+    let output = child.wait_with_output().ok()?;
+    let _ = waiter.join();
+    Some(String::from_utf8_lossy(&output.stdout).replace('\r', ""))
+}
+
+#[test]
+fn a_terminal_gets_a_greeting_and_no_search_lines() {
+    let Some(text) = on_a_terminal("set_option depth 3\ngenmove\nquit\n") else {
+        eprintln!("no `script` here: the terminal is not tested");
+        return;
+    };
+    assert!(
+        text.contains(&format!(
+            "Tabula {}: type `help` or `list_commands`",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{text}"
+    );
+    assert!(text.contains("= d3"), "{text}");
+    assert!(!text.to_lowercase().contains("info"), "{text}");
+    // Through pipes (a GUI), no greeting: stderr stays for the log.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("Tabula"));
+}
+
+#[test]
+fn a_user_error_is_one_line_whatever_rust_backtrace_says() {
+    for arguments in [
+        &["analyze", "/no/such/file.txt"][..],
+        &["--weights", "/no/such/weights.bin"][..],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(arguments)
+            .env("RUST_BACKTRACE", "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains("/no/such/"), "{stderr}");
+    }
+}
+
+// Issue 34, "Analysis people can trust".
+
+#[test]
+fn hint_and_analyze_agree_at_a_fixed_depth() {
+    let mut engine = Engine::start();
+    engine.ok("set_game gomoku size=20");
+    for mv in "j10 k11 k10 j11 l10 i10 l11 m12 k9 j8 l12 l9 m11 n10 i12".split(' ') {
+        engine.ok(&format!("play {mv}"));
+    }
+    engine.ok("set_option threads 1");
+    engine.ok("set_option depth 7");
+    // Before, the second search found the first one's table and scored l8 -566, not -473.
+    let hint = engine.ok("hint 3");
+    assert_eq!(engine.ok("analyze 3"), hint);
+    assert_eq!(engine.ok("hint 3"), hint);
+    engine.quit();
+}

@@ -267,7 +267,7 @@ fn notation_positions_and_board_commands() {
         diagram.contains(" 8 . . . . . . .[X]. . . . . . . 8"),
         "{diagram}"
     );
-    assert!(diagram.contains("white (O) to move; renju rule, 15x15, 1 stones; last move h8"));
+    assert!(diagram.contains("white (O) to move; renju rule, 15x15, 1 stone; last move h8"));
     // genmove for the player not to move is refused and changes nothing.
     let before = engine.ok("position");
     assert_eq!(
@@ -425,17 +425,20 @@ fn bad_input_is_refused_and_changes_nothing() {
         ("perft 21", "depth must be at most 20"),
         ("perft deep", "usage"),
         ("set_game gomoku rule=chess", "unknown gomoku rule 'chess'"),
-        ("set_game gomoku size=4", "size must be within 5..=22"),
-        ("set_game gomoku size=23", "size must be within 5..=22"),
-        ("set_game gomoku size=x", "not a number"),
+        ("set_game gomoku size=4", "size must be from 5 to 22"),
+        ("set_game gomoku size=23", "size must be from 5 to 22"),
+        (
+            "set_game gomoku size=x",
+            "must be a whole number from 5 to 22",
+        ),
         (
             "set_game gomoku colour=red",
             "unknown gomoku option 'colour'",
         ),
         ("set_game gomoku rule", "expected key=value"),
         ("set_game gomokuu", "unknown game"),
-        ("boardsize 23", "size must be within 5..=22"),
-        ("boardsize 4", "size must be within 5..=22"),
+        ("boardsize 23", "size must be from 5 to 22"),
+        ("boardsize 4", "size must be from 5 to 22"),
         ("boardsize x", "must be a number"),
     ];
     let board_errors = [

@@ -132,7 +132,7 @@ fn a_bad_line_is_reported_with_its_number() {
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(&format!("{path}:3: ")), "{stderr}");
-    assert!(stderr.contains("1 bad input lines skipped"), "{stderr}");
+    assert!(stderr.contains("1 bad input line skipped"), "{stderr}");
     let records = json_lines(&String::from_utf8_lossy(&output.stdout));
     let lines: Vec<u64> = records
         .iter()
@@ -350,4 +350,84 @@ fn a_closed_output_pipe_ends_the_run_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{:?}: {stderr}", output.status);
     assert!(!stderr.contains("Error"), "{stderr}");
+}
+
+/// The fields of a record that the search decides (not its index, line or time).
+fn searched(record: &serde_json::Value) -> String {
+    ["best", "score", "depth", "nodes", "pv", "result", "error"]
+        .iter()
+        .map(|field| format!("{field}={}", record[field]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_position_gets_the_same_answer_alone_and_inside_a_file() {
+    let directory = scratch("same-answer");
+    let alone = directory.join("alone.txt");
+    std::fs::write(&alone, "f5 d6 ; c3\n").unwrap();
+    let file = directory.join("five.txt");
+    std::fs::write(
+        &file,
+        "f5 d6 c3\nf5 f6 e6\nf5 d6 ; c3\nf5 f4 e3 f6 d3\nc4 c3\n",
+    )
+    .unwrap();
+    // The record of the position on `line` of `path`.
+    let run = |path: &Path, line: u64, extra: &[&str]| -> String {
+        let mut arguments = vec!["--depth", "6", "--threads", "1", "--quiet"];
+        arguments.extend_from_slice(extra);
+        arguments.push(path.to_str().unwrap());
+        let output = analyze(&arguments);
+        assert!(output.status.success());
+        let records = json_lines(&String::from_utf8(output.stdout).unwrap());
+        let record = records
+            .iter()
+            .find(|record| record["line"].as_u64() == Some(line))
+            .expect("the position is analysed");
+        searched(record)
+    };
+    let by_itself = run(&alone, 1, &[]);
+    // Before, the table and killers of the positions before it gave +1.58 and +2.06, not +0.74.
+    assert_eq!(run(&file, 3, &[]), by_itself);
+    assert_eq!(run(&file, 3, &["--jobs", "1"]), by_itself);
+    // --keep-table keeps what the positions before taught the search: another result.
+    assert_ne!(run(&file, 3, &["--jobs", "1", "--keep-table"]), by_itself);
+    let _ = std::fs::remove_dir_all(&directory);
+}
+
+#[test]
+fn gomoku_exact_proves_a_win_or_says_unknown() {
+    let directory = scratch("gomoku-exact");
+    let file = directory.join("positions.txt");
+    // Black to move with an open three: a forced win. White to move after two black stones: open.
+    std::fs::write(&file, "h8 h9 i8 i9 j8 j9\nh8 i9 j8\n").unwrap();
+    let output = analyze(&[
+        "--game",
+        "gomoku",
+        "--exact",
+        "--quiet",
+        file.to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let mut records = json_lines(&String::from_utf8(output.stdout).unwrap());
+    records.sort_by_key(|record| record["index"].as_u64());
+    assert_eq!(records[0]["score"]["kind"], "win", "{}", records[0]);
+    assert!(records[0]["error"].is_null(), "{}", records[0]);
+    // Before, an error ("no result proven"): the threat solver proves wins only.
+    assert_eq!(records[1]["result"], "unknown", "{}", records[1]);
+    assert!(records[1]["error"].is_null(), "{}", records[1]);
+    let _ = std::fs::remove_dir_all(&directory);
+}
+
+#[test]
+fn a_level_out_of_range_is_said_in_words() {
+    let output = analyze(&["--level", "9", "-"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    // Before, clap's "9 is not in 1..=8".
+    assert!(
+        stderr.contains("the level must be from 1 to 8, not 9"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("..="), "{stderr}");
 }

@@ -959,6 +959,10 @@ impl Rules for ChineseCheckers {
 }
 
 impl SearchHooks for ChineseCheckers {
+    fn forget_thread_memory(&self) {
+        race::forget_plans();
+    }
+
     /// Moves that go backwards (away from the mover's goal tip) or end in a side camp are left
     /// out of the search while any other move exists: they almost never help, backward moves
     /// double the width of the tree, and a piece resting in a side camp can be shut in there for

@@ -261,7 +261,11 @@ pub fn diagram(position: &ChineseCheckers) -> String {
             let places: Vec<String> = (0..variant.players())
                 .map(|seat| format!("{}:{}", seat + 1, outcome.place(seat)))
                 .collect();
-            out.push_str(&format!("game over, places {}", places.join(" ")));
+            let winner = match outcome.winner() {
+                Some(winner) => format!("player {} wins", winner + 1),
+                None => "no winner".to_string(),
+            };
+            out.push_str(&format!("game over, {winner}; places {}", places.join(" ")));
         }
         None => out.push_str(&format!(
             "player {} to move, ply {} of at most {}",

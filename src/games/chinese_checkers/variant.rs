@@ -2,6 +2,7 @@
 
 use super::board::{self, CAMPS, CAMP_MASKS};
 use super::Jumps;
+use crate::base::words::{out_of_range, NumberRange};
 use crate::game::{GameError, Player, MAX_PLAYERS};
 
 /// The player counts the star seats: 1 (solitaire), 2, 3, 4 or 6.
@@ -13,6 +14,12 @@ pub const DEFAULT_MAX_MOVES: u32 = 1000;
 pub const DEFAULT_SPOIL_AFTER: u8 = 30;
 /// The largest `spoil_after` accepted.
 pub const MAX_SPOIL_AFTER: u8 = 200;
+
+/// The values `spoil_after` takes.
+const SPOIL_AFTER: NumberRange = NumberRange::new(0, MAX_SPOIL_AFTER as u64);
+
+/// The values `max_moves` takes: a cap of at least one ply that the ply counter can hold.
+const MAX_MOVES: NumberRange = NumberRange::new(1, u32::MAX as u64);
 /// The seat whose goal a camp is not.
 pub(super) const NO_SEAT: u8 = u8::MAX;
 
@@ -164,12 +171,7 @@ impl RuleSet {
                     }
                 }
                 "max_moves" => {
-                    rules.max_moves =
-                        value.parse().ok().filter(|&cap| cap >= 1).ok_or_else(|| {
-                            invalid(format!(
-                                "max_moves must be a whole number of at least 1, not '{value}'"
-                            ))
-                        })?;
+                    rules.max_moves = MAX_MOVES.parse("max_moves", &value).map_err(invalid)? as u32;
                 }
                 "rules" => {}
                 "goal_lock" => {
@@ -229,15 +231,8 @@ impl RuleSet {
                     }
                 }
                 "spoil_after" => {
-                    rules.spoil_after = value
-                        .parse()
-                        .ok()
-                        .filter(|&turns| turns <= MAX_SPOIL_AFTER)
-                        .ok_or_else(|| {
-                            invalid(format!(
-                                "spoil_after must be a whole number from 0 to {MAX_SPOIL_AFTER}, not '{value}'"
-                            ))
-                        })?;
+                    rules.spoil_after =
+                        SPOIL_AFTER.parse("spoil_after", &value).map_err(invalid)? as u8;
                 }
                 _ => {
                     return Err(invalid(format!(
@@ -351,14 +346,18 @@ impl Variant {
                 rules.players
             ))
         })?;
-        if rules.max_moves == 0 {
-            return Err(GameError::InvalidOption(
-                "max_moves must be at least 1".to_string(),
-            ));
+        if !MAX_MOVES.contains(rules.max_moves.into()) {
+            return Err(GameError::InvalidOption(out_of_range(
+                "max_moves",
+                &MAX_MOVES,
+                rules.max_moves,
+            )));
         }
-        if rules.spoil_after > MAX_SPOIL_AFTER {
-            return Err(GameError::InvalidOption(format!(
-                "spoil_after must be at most {MAX_SPOIL_AFTER}"
+        if !SPOIL_AFTER.contains(rules.spoil_after.into()) {
+            return Err(GameError::InvalidOption(out_of_range(
+                "spoil_after",
+                &SPOIL_AFTER,
+                rules.spoil_after,
             )));
         }
         let mut variant = Variant {

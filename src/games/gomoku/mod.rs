@@ -23,6 +23,7 @@ pub mod threats;
 pub mod vcf;
 
 use crate::base::cpu::{self, InstructionSet};
+use crate::base::words::{out_of_range, plural, NumberRange};
 use crate::game::{
     ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
     SolveRequest, Strength,
@@ -144,6 +145,9 @@ impl fmt::Debug for Gomoku {
     }
 }
 
+/// The sizes a board may have.
+pub const SIZES: NumberRange = NumberRange::new(MIN_SIZE as u64, MAX_SIZE as u64);
+
 impl Gomoku {
     /// Hands the turn to the other side (the side and its hash key), as a move and its undo do;
     /// alone, for the threat searches that ask what the opponent could do if it moved now.
@@ -156,11 +160,13 @@ impl Gomoku {
     /// The empty board of side `size` under `rule`.
     ///
     /// # Errors
-    /// [`GameError::InvalidOption`] unless `size` is within 5..=22.
+    /// [`GameError::InvalidOption`] unless `size` is from 5 to 22.
     pub fn new(size: usize, rule: Rule) -> Result<Gomoku, GameError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(GameError::InvalidOption(format!(
-                "gomoku size must be within {MIN_SIZE}..={MAX_SIZE}, not {size}"
+        if !SIZES.contains(size as u64) {
+            return Err(GameError::InvalidOption(out_of_range(
+                "gomoku size",
+                &SIZES,
+                size,
             )));
         }
         let mut game = Gomoku {
@@ -191,9 +197,9 @@ impl Gomoku {
         for (key, value) in options {
             match key.to_ascii_lowercase().as_str() {
                 "size" => {
-                    size = value.trim().parse().map_err(|_| {
-                        GameError::InvalidOption(format!("gomoku size '{value}' is not a number"))
-                    })?;
+                    size = SIZES
+                        .parse("gomoku size", value)
+                        .map_err(GameError::InvalidOption)? as usize;
                 }
                 "rule" => {
                     rule = Rule::parse(value.trim()).ok_or_else(|| {
@@ -671,11 +677,11 @@ impl Rules for Gomoku {
             ),
         };
         status.push_str(&format!(
-            "; {} rule, {}x{}, {} stones",
+            "; {} rule, {}x{}, {}",
             self.rule.name(),
             self.size,
             self.size,
-            self.stones
+            plural(self.stones as u64, "stone")
         ));
         if let Some(mv) = self.last_move {
             status.push_str(&format!("; last move {}", self.format_move(mv)));
@@ -740,6 +746,10 @@ impl SearchHooks for Gomoku {
 
     fn keep_root_defences(&self, moves: &mut Vec<GomokuMove>, request: &ProofRequest) {
         vcf::keep_root_defences(self, moves, request);
+    }
+
+    fn forget_thread_memory(&self) {
+        vcf::forget_thread_solver();
     }
 }
 

@@ -126,6 +126,12 @@ impl ThreatSolver {
         self.aborted
     }
 
+    /// Forgets every stored win and failure.
+    pub fn clear(&mut self) {
+        self.keys.fill(0);
+        self.data.fill(0);
+    }
+
     /// Searches for a win of the side to move within `budget`. `None` when there is none within
     /// the budget, or the search stopped (see [`ThreatSolver::aborted`]).
     pub fn solve(&mut self, game: &mut Gomoku, budget: Budget) -> Option<Win> {
@@ -554,6 +560,12 @@ const SOLVE_NODES: u64 = 20_000_000;
 thread_local! {
     static SOLVER: std::cell::RefCell<ThreatSolver> =
         std::cell::RefCell::new(ThreatSolver::new(THREAD_TABLE_BITS));
+}
+
+/// Empties this thread's proof table: wins and failures found in earlier searches would
+/// otherwise shape the next one.
+pub fn forget_thread_solver() {
+    SOLVER.with(|solver| solver.borrow_mut().clear());
 }
 
 /// The search's quick proof (see [`crate::game::SearchHooks::find_forced_win`]): a VCF, and at the

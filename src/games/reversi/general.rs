@@ -4,6 +4,7 @@
 
 use super::notation;
 use super::ReversiMove;
+use crate::base::words::{out_of_range, NumberRange};
 use crate::game::{GameError, Outcome, Player, Rules, ScoreUnit, SearchHooks, Strength};
 
 /// Smallest supported board side.
@@ -34,15 +35,20 @@ fn disc_key(colour: u8, square: usize) -> u64 {
 
 const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
+/// The sizes a board may have.
+pub const SIZES: NumberRange = NumberRange::new(MIN_SIZE as u64, MAX_SIZE as u64).even();
+
 impl GeneralReversi {
     /// The start position on a `size`x`size` board.
     ///
     /// # Errors
-    /// [`GameError::InvalidOption`] unless `size` is even and within 4..=16.
+    /// [`GameError::InvalidOption`] unless `size` is even, from 4 to 16.
     pub fn new(size: usize) -> Result<GeneralReversi, GameError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || !size.is_multiple_of(2) {
-            return Err(GameError::InvalidOption(format!(
-                "reversi size must be even and within {MIN_SIZE}..={MAX_SIZE}, not {size}"
+        if !SIZES.contains(size as u64) {
+            return Err(GameError::InvalidOption(out_of_range(
+                "reversi size",
+                &SIZES,
+                size,
             )));
         }
         let mut board = GeneralReversi {
@@ -330,7 +336,7 @@ impl Rules for GeneralReversi {
                 }
             })
             .collect();
-        notation::diagram(&cells, self.size, self.side)
+        notation::diagram(&cells, self.size, self.side, self.outcome())
     }
 
     fn start_position(&self) -> GeneralReversi {

@@ -404,7 +404,7 @@ impl Rules for Reversi {
                 }
             })
             .collect();
-        notation::diagram(&cells, 8, self.side)
+        notation::diagram(&cells, 8, self.side, self.outcome())
     }
 
     fn start_position(&self) -> Reversi {

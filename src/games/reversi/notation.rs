@@ -116,8 +116,9 @@ pub fn write_position(cells: &[u8], side: Player) -> String {
     text
 }
 
-/// A board diagram: cells 0 empty, 1 black (`X`), 2 white (`O`), 3 a legal move (`.`).
-pub fn diagram(cells: &[u8], size: usize, side: Player) -> String {
+/// A board diagram: cells 0 empty, 1 black (`X`), 2 white (`O`), 3 a legal move (`.`); the last
+/// line says who is to move, or who won once the game is over (`outcome`).
+pub fn diagram(cells: &[u8], size: usize, side: Player, outcome: Option<Outcome>) -> String {
     let letters: String = (0..size)
         .map(|column| format!(" {}", (b'a' + column as u8) as char))
         .collect();
@@ -143,8 +144,21 @@ pub fn diagram(cells: &[u8], size: usize, side: Player) -> String {
         }
         out.push('\n');
     }
-    let mover = if side == 0 { "black (X)" } else { "white (O)" };
-    out.push_str(&format!("{mover} to move; black {black}, white {white}"));
+    let name = |player: Player| {
+        if player == 0 {
+            "black (X)"
+        } else {
+            "white (O)"
+        }
+    };
+    let status = match outcome {
+        None => format!("{} to move", name(side)),
+        Some(outcome) => match outcome.winner() {
+            Some(winner) => format!("game over, {} wins", name(winner)),
+            None => "game over, a draw".to_string(),
+        },
+    };
+    out.push_str(&format!("{status}; black {black}, white {white}"));
     out
 }
 

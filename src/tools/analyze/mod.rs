@@ -3,7 +3,8 @@
 //! ```text
 //! tabula analyze [--game G] [-o key=value]... [--depth D | --movetime MS | --nodes N | --exact]
 //!                [--multipv N] [--format jsonl|csv|text] [--output FILE] [--resume]
-//!                [--jobs J] [--threads T] [--hash MB] [--quiet] [--strict] [--shard K/N] FILE...
+//!                [--jobs J] [--threads T] [--hash MB] [--keep-table] [--quiet] [--strict]
+//!                [--shard K/N] FILE...
 //! tabula analyze merge OUT SHARD...
 //! ```
 //!
@@ -23,6 +24,7 @@ pub mod search;
 pub mod shard;
 pub mod summary;
 
+use crate::base::words::NumberRange;
 use crate::engine::clock;
 use crate::engine::{new_session, rules_session, InfoMode, Session, Settings, StopSignal};
 use crate::game::Game;
@@ -71,8 +73,9 @@ pub struct AnalyzeArgs {
     /// Search each position this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Solve each position exactly (Reversi's endgame solver; a game without a solver refuses).
-    /// With --movetime, a solve not finished in time gives an error for that position.
+    /// Solve each position exactly (Reversi's endgame solver, Gomoku's threat solver: a proven
+    /// win, or the result `unknown`; a game without a solver refuses). With --movetime, a solve
+    /// not finished in time gives an error for that position.
     #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     pub exact: bool,
     /// Score the N best moves.
@@ -93,11 +96,15 @@ pub struct AnalyzeArgs {
     /// Search threads per position (default: automatic).
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
+    /// Keep the table and search state from one position to the next of a job: faster on
+    /// related positions, but a position's result then depends on those analysed before it.
+    #[arg(long)]
+    pub keep_table: bool,
     /// Transposition table memory in MB, over all jobs together.
     #[arg(long, default_value_t = 256, value_name = "MB")]
     pub hash: usize,
     /// Playing level of the engine, 1 to 8.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, default_value_t = 8, value_parser = parse_level)]
     pub level: u8,
     /// No progress bar.
     #[arg(long)]
@@ -142,6 +149,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     run_analysis(args, &Interrupt::install())
 }
 
+/// `--level`, with the engine's own words for a number out of range (clap would say `1..=8`).
+fn parse_level(text: &str) -> Result<u8, String> {
+    let levels = NumberRange::new(
+        crate::game::levels::MIN_LEVEL as u64,
+        crate::game::levels::MAX_LEVEL as u64,
+    );
+    Ok(levels.parse("the level", text)? as u8)
+}
+
 fn game_options(args: &AnalyzeArgs) -> Result<Vec<(String, String)>> {
     let words: Vec<&str> = args.options.iter().map(String::as_str).collect();
     Ok(games::parse_options(&words)?)
@@ -173,6 +189,7 @@ fn task(args: &AnalyzeArgs) -> Result<Task> {
         limits,
         exact: args.exact,
         multipv: args.multipv,
+        keep_table: args.keep_table,
     })
 }
 

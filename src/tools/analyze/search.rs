@@ -16,6 +16,8 @@ pub struct Task {
     pub exact: bool,
     /// How many best moves to score.
     pub multipv: usize,
+    /// Keep the table and search state of the position before (`--keep-table`).
+    pub keep_table: bool,
 }
 
 /// Analyses `item` in `session`. `None` when the search was stopped before it gave anything
@@ -50,6 +52,10 @@ pub fn analyse(
         agree: None,
         played: item.played.clone(),
     };
+    if !task.keep_table {
+        // Same input, same answer: nothing learnt on the positions before may change this one.
+        session.forget();
+    }
     if let Err(error) = session.set_position(&item.position) {
         record.error = Some(error.to_string());
         return Some(record);
@@ -85,6 +91,9 @@ pub fn analyse(
         Ok(report) if !report.lines.is_empty() => record.fill(&report, task.multipv),
         Ok(_) => record.error = Some("the search found no move".to_string()),
         Err(EngineError::Stopped) => return None,
+        // A solver that proves only wins (Gomoku's threat search) leaves the rest open: that is
+        // an answer, not a failure.
+        Err(EngineError::NotProven) if task.exact => record.result = Some("unknown".to_string()),
         Err(error) => record.error = Some(error.to_string()),
     }
     judge(&mut record, item);
@@ -279,6 +288,7 @@ mod tests {
             limits: Limits::default(),
             exact: true,
             multipv: 1,
+            keep_table: false,
         };
         let record = analyse(session.as_mut(), &item, 0, 1, "t", &task).unwrap();
         assert_eq!(record.best.as_deref(), Some("g8"));
@@ -306,6 +316,7 @@ mod tests {
             limits: Limits::default(),
             exact: true,
             multipv: 1,
+            keep_table: false,
         };
         let record = analyse(session.as_mut(), &item, 0, 1, "t", &task).unwrap();
         assert_eq!(record.agree, Some(false));
@@ -323,6 +334,7 @@ mod tests {
             },
             exact: false,
             multipv: 2,
+            keep_table: false,
         };
         let record = analyse(session.as_mut(), &item, 0, 1, "t", &task).unwrap();
         assert_eq!(record.depth, 4);

@@ -2,6 +2,7 @@
 //! carries answers, how many agree and which do not.
 
 use super::record::Record;
+use crate::base::words::plural;
 use std::fmt::Write;
 
 /// Totals over the positions analysed in this run.
@@ -69,23 +70,31 @@ impl Summary {
         let seconds = self.time_ms as f64 / 1000.0;
         let _ = writeln!(
             text,
-            "analysed {} positions: {} nodes in {:.3} s of search, {:.0} nodes/s",
-            self.positions,
-            self.nodes,
+            "analysed {}: {} in {:.3} s of search, {:.0} nodes/s",
+            plural(self.positions as u64, "position"),
+            plural(self.nodes, "node"),
             seconds,
             self.nodes as f64 / seconds.max(1e-3)
         );
         if skipped > 0 {
-            let _ = writeln!(text, "{skipped} positions were done before (--resume)");
+            let _ = writeln!(
+                text,
+                "{} done before (--resume)",
+                plural(skipped as u64, "position")
+            );
         }
         if bad_lines > 0 {
-            let _ = writeln!(text, "{bad_lines} bad input lines skipped");
+            let _ = writeln!(
+                text,
+                "{} skipped",
+                plural(bad_lines as u64, "bad input line")
+            );
         }
         if self.errors > 0 {
             let _ = writeln!(
                 text,
-                "{} positions without a result (see their error)",
-                self.errors
+                "{} without a result (see their error)",
+                plural(self.errors as u64, "position")
             );
         }
         if self.answered > 0 {
