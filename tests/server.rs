@@ -947,7 +947,7 @@ fn a_finished_room_offers_a_rematch_with_the_seats_turned() {
     );
     let state = loop {
         let state = bob.expect("state");
-        if state["status"] == "playing" {
+        if state["room"] == json!(next) && state["status"] == "playing" {
             break state;
         }
     };
