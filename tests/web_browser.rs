@@ -444,9 +444,8 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
         // alice in the browser, bob over TCP; alice makes five.
         let mut bob = RoomClient::connect(tcp);
         let room = bob.create("gomoku", json!({"size": 15}), json!([{"kind": "open"}, {"kind": "open"}]));
-        let name = client.find(Locator::Id("player-name")).await.unwrap();
-        name.clear().await.unwrap();
-        name.send_keys("alice").await.unwrap();
+        // The name field is on the Rooms tab, hidden while playing Tabula.
+        script(&client, "document.getElementById('player-name').value = 'alice'; return true").await;
         script(&client, &format!("location.hash = '#room={room}'; return true")).await;
         until(&client, "return document.getElementById('seats').children.length === 2", Duration::from_secs(30), "the room shown after a hashchange").await;
         click(&client, "#join-room").await;
