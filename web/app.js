@@ -211,7 +211,7 @@ function endingWords({ game, options, places, reason, names, counts }) {
 function scoreWords(game, score, owner, other) {
   const text = String(score).replace(/^<=/, "");
   const proven = /^(win|loss)([+-]\d+)?@(\d+)$/.exec(text);
-  const leads = (who) => (who === "you" ? "you lead" : who === "Tabula" ? "Tabula leads" : `${who} lead`);
+  const leads = (who) => (who === "you" ? "you lead" : who === "Tabula" ? "it leads" : `${who} lead`);
   if (proven) {
     const plies = Number(proven[3]);
     const winner = proven[1] === "win" ? owner : other;
@@ -514,11 +514,14 @@ function fitBoard() {
   const main = document.querySelector("main");
   const style = getComputedStyle(main);
   const across = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // The column is at least 560 pixels wide where the window allows (room for six players'
+  // names); the board is centred in it.
   for (let pass = 0; pass < 2; pass++) {
     const top = $("board").getBoundingClientRect().top + window.scrollY;
     const height = window.innerHeight - top - 12;
     const width = Math.max(240, Math.min(760, across, height * aspect));
-    area.style.width = `${Math.floor(width)}px`;
+    area.style.width = `${Math.floor(Math.max(width, Math.min(across, 560)))}px`;
+    $("board").style.width = `${Math.floor(width)}px`;
   }
 }
 
@@ -914,6 +917,7 @@ function setRoomView(view) {
     showOptions();
   }
   page.room.view = view;
+  page.hint = null;
   if (view.you !== null && view.you !== undefined) page.room.seat = view.you;
   page.game = view.game;
   page.options = view.options;
@@ -1161,6 +1165,7 @@ function setMode(mode) {
   }
   page.position = null;
   page.previous = null;
+  page.hint = null;
   page.over = false;
   $("board").replaceChildren();
   $("players").replaceChildren();
