@@ -292,7 +292,7 @@ fn the_web_board_plays_reversi_shows_renju_and_joins_a_chinese_checkers_room() {
         // Reversi against Tabula, by clicking legal-move marks until the game ends.
         choose(&client, "level", "1").await;
         click(&client, "#new-game").await;
-        until(&client, "return document.body.dataset.moves === '0' && document.querySelectorAll('[data-legal]').length === 4", Duration::from_secs(30), "a new game").await;
+        until(&client, "return document.body.dataset.moves === '0' && document.querySelectorAll('[data-legal]').length === 4 && document.getElementById('players').textContent.includes('Rookie')", Duration::from_secs(30), "a new game").await;
         // The player bar: names, discs, clocks, whose turn.
         let players = player_texts(&client).await;
         assert_eq!(players.len(), 2, "{players:?}");
