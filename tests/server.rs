@@ -549,6 +549,9 @@ fn spawn_server(db: &std::path::Path) -> ServerProcess {
     };
     let tcp = address("engine sessions and rooms on ");
     let http = address("web board on ");
+    // The server prints more (the database's path): read it all, so that a closed pipe never
+    // makes the server fail to print.
+    std::thread::spawn(move || lines.for_each(drop));
     ServerProcess { child, tcp, http }
 }
 
