@@ -180,10 +180,16 @@ async fn viewport(client: &Client, width: u32, height: u32) {
     client.set_window_size(width, height).await.unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
     let inner = script(client, "return [window.innerWidth, window.innerHeight]").await;
-    let (inner_width, inner_height) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
+    let (inner_width, inner_height) = (
+        inner[0].as_u64().unwrap() as u32,
+        inner[1].as_u64().unwrap() as u32,
+    );
     if (inner_width, inner_height) != (width, height) {
         client
-            .set_window_size(width + width.saturating_sub(inner_width), height + height.saturating_sub(inner_height))
+            .set_window_size(
+                width + width.saturating_sub(inner_width),
+                height + height.saturating_sub(inner_height),
+            )
             .await
             .unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -206,7 +212,10 @@ async fn within_viewport(client: &Client, css: &[&str], what: &str) {
         let number = |index: usize| rect[index].as_f64().unwrap();
         assert!(rect[6] == Value::Bool(true), "{selector} is shown ({what})");
         assert!(
-            number(0) >= -0.5 && number(1) >= -0.5 && number(2) <= number(4) + 0.5 && number(3) <= number(5) + 0.5,
+            number(0) >= -0.5
+                && number(1) >= -0.5
+                && number(2) <= number(4) + 0.5
+                && number(3) <= number(5) + 0.5,
             "{selector} lies inside the viewport ({what}): {rect}"
         );
     }
@@ -214,12 +223,25 @@ async fn within_viewport(client: &Client, css: &[&str], what: &str) {
 
 async fn text(client: &Client, css: &str) -> String {
     let code = format!("const e = document.querySelector('{css}'); return e ? e.textContent : '';");
-    script(client, &code).await.as_str().unwrap_or("").to_string()
+    script(client, &code)
+        .await
+        .as_str()
+        .unwrap_or("")
+        .to_string()
 }
 
 async fn player_texts(client: &Client) -> Vec<String> {
-    let texts = script(client, "return [...document.querySelectorAll('#players .player')].map(e => e.textContent)").await;
-    texts.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect()
+    let texts = script(
+        client,
+        "return [...document.querySelectorAll('#players .player')].map(e => e.textContent)",
+    )
+    .await;
+    texts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]

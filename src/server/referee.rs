@@ -282,7 +282,9 @@ impl Referee {
         let seats = (0..players)
             .map(|seat| self.seats[(seat + 1) % players].spec.clone())
             .collect();
-        let moved = (0..players).map(|old| (old + players - 1) % players).collect();
+        let moved = (0..players)
+            .map(|old| (old + players - 1) % players)
+            .collect();
         let spec = RoomSpec {
             game: self.game.clone(),
             options: self.options.clone(),
