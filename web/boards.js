@@ -71,6 +71,30 @@ export function gomokuPoint(index, size) {
   return String.fromCharCode(97 + (index % size)) + (size - Math.floor(index / size));
 }
 
+// The points of the longest run of stones through `point` (a Gomoku point name) in any of the
+// four directions, when it is five or longer: the winning line once a game is won.
+export function fiveThrough(position, point) {
+  if (!position || !point) return [];
+  const size = position.size;
+  const column = point.charCodeAt(0) - 97;
+  const row = size - Number(point.slice(1));
+  const at = (x, y) => (x >= 0 && y >= 0 && x < size && y < size ? position.cells[y * size + x] : 0);
+  const colour = at(column, row);
+  if (!colour) return [];
+  let best = [];
+  for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+    const run = [[column, row]];
+    for (const sign of [1, -1]) {
+      for (let k = 1; at(column + sign * k * dx, row + sign * k * dy) === colour; k++) {
+        run.push([column + sign * k * dx, row + sign * k * dy]);
+      }
+    }
+    if (run.length > best.length) best = run;
+  }
+  if (best.length < 5) return [];
+  return best.map(([x, y]) => gomokuPoint(y * size + x, size));
+}
+
 // ---- The Chinese Checkers star ----
 
 const ROWS = [1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1];
@@ -104,6 +128,23 @@ export const CAMPS = [
   [...range(11, 14), ...range(24, 26), 36, 37, 47],
 ];
 export const SEATING = { 2: [1, 4], 3: [1, 3, 5], 4: [1, 2, 4, 5], 6: [1, 2, 3, 4, 5, 6] };
+
+// What each seat has on the board: discs (Reversi), stones (Gomoku), or pieces in the camp it
+// is going to, out of ten (Chinese Checkers).
+export function tally(game, position, players) {
+  const out = new Array(players).fill(0);
+  if (!position) return out;
+  if (game === "chinese-checkers") {
+    const seating = SEATING[players] || SEATING[2];
+    seating.forEach((camp, seat) => {
+      const goal = ((camp + 2) % 6) + 1;
+      out[seat] = CAMPS[goal - 1].filter((hole) => position.cells[hole - 1] === seat + 1).length;
+    });
+    return out;
+  }
+  for (const cell of position.cells) if (cell) out[cell - 1]++;
+  return out;
+}
 
 // The landing holes of one hop from `from` (0-based), standard or long.
 function hops(from, occupied, long) {
@@ -295,6 +336,17 @@ export class BoardView {
       }
       if (this.cursor === index) element("rect", { x: x - 0.45, y: y - 0.45, width: 0.9, height: 0.9, class: "cursor" }, root);
       if (name === this.model.hint) element("circle", { cx: x, cy: y, r: 0.3, class: "hint-mark" }, root);
+    }
+    // The winning five: a bar through its stones, and a ring on each.
+    const five = (this.model.five || []).map((name) => {
+      const index = cells.findIndex((_, i) => gomokuPoint(i, size) === name);
+      return { name, x: index % size, y: Math.floor(index / size) };
+    });
+    if (five.length >= 5) {
+      five.sort((a, b) => a.x - b.x || a.y - b.y);
+      const [first, last] = [five[0], five[five.length - 1]];
+      element("line", { x1: first.x, y1: first.y, x2: last.x, y2: last.y, class: "five-line" }, root);
+      for (const p of five) element("circle", { cx: p.x, cy: p.y, r: 0.47, class: "five-mark", "data-five": p.name }, root);
     }
   }
 

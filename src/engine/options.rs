@@ -272,7 +272,7 @@ pub const OPTIONS: &[EngineOption] = &[
             zero: None,
         },
         default: "8",
-        help: "playing level, 1 (beginner) to 8 (full strength)",
+        help: "playing level, 1 (weakest) to 8 (full strength): Rookie, Novice, Beginner, Player, Skilled, Master, Grandmaster, Sage",
         read: |settings| settings.level.to_string(),
         write: |settings, number, _| {
             settings.level = number as u8;

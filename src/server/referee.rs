@@ -274,6 +274,30 @@ impl Referee {
         })
     }
 
+    /// The set-up of a rematch: the same game, options, start, clock and absence rule, with the
+    /// seats turned by one (new seat `i` is old seat `i + 1`, so black and white swap), and where
+    /// each old seat sits in it.
+    pub fn rematch_spec(&self) -> (RoomSpec, Vec<usize>) {
+        let players = self.seats.len();
+        let seats = (0..players)
+            .map(|seat| self.seats[(seat + 1) % players].spec.clone())
+            .collect();
+        let moved = (0..players)
+            .map(|old| (old + players - 1) % players)
+            .collect();
+        let spec = RoomSpec {
+            game: self.game.clone(),
+            options: self.options.clone(),
+            position: self.position.clone(),
+            seats: Some(seats),
+            time: self.clock.spec(),
+            grace: self.grace,
+            absence: self.absence,
+            takeover_level: self.takeover_level,
+        };
+        (spec, moved)
+    }
+
     /// The game's canonical name.
     pub fn game(&self) -> &str {
         &self.game

@@ -46,6 +46,8 @@ pub struct Room {
     /// When the room was last empty of connections (for closing idle rooms).
     empty_since: Option<Instant>,
     finished_at: Option<Instant>,
+    /// The rematch room, once one was asked for: (its identifier, where each seat went).
+    rematch: Option<(String, Vec<usize>)>,
 }
 
 /// Every room, by identifier.
@@ -91,6 +93,7 @@ impl Room {
             closed: false,
             empty_since: Some(Instant::now()),
             finished_at: None,
+            rematch: None,
         }
     }
 
@@ -575,6 +578,7 @@ fn handle(
             }
             None => vec![ServerMessage::error("not in a room")],
         },
+        ClientMessage::Rematch => rematch(connection, membership.as_ref(), created, state),
         ClientMessage::State => match membership.as_ref() {
             Some(place) => {
                 let room = lock(&place.handle);
@@ -585,6 +589,62 @@ fn handle(
             None => vec![ServerMessage::error("not in a room")],
         },
     }
+}
+
+/// A seat of a finished room asks for a rematch: a new room with the same set-up, seats turned
+/// by one, announced to everyone in the finished room (once: a second request repeats it).
+fn rematch(
+    connection: &Connection,
+    membership: Option<&Membership>,
+    created: &mut usize,
+    state: &Arc<State>,
+) -> Vec<ServerMessage> {
+    let Some(place) = membership else {
+        return vec![ServerMessage::error("join a room first")];
+    };
+    if place.seat.is_none() {
+        return vec![ServerMessage::error("observers cannot ask for a rematch")];
+    }
+    let mut room = lock(&place.handle);
+    if room.finished_at.is_none() && !room.referee.is_finished() {
+        return vec![ServerMessage::error(
+            "a rematch can be asked for once the game is over",
+        )];
+    }
+    if room.rematch.is_none() {
+        if *created >= state.limits.rooms_per_connection {
+            return vec![ServerMessage::error(format!(
+                "a connection may create at most {} rooms",
+                state.limits.rooms_per_connection
+            ))];
+        }
+        if state.rooms.count() >= state.limits.max_rooms {
+            return vec![ServerMessage::error("too many rooms: try again later")];
+        }
+        let (spec, seats) = room.referee.rematch_spec();
+        let id = auth::random_token();
+        let referee = match Referee::create(id.clone(), spec) {
+            Ok(referee) => referee,
+            Err(message) => return vec![ServerMessage::error(message)],
+        };
+        let next = Room::new(referee);
+        persist(&next, state);
+        lock(&state.rooms.map).insert(id.clone(), Arc::new(Mutex::new(next)));
+        *created += 1;
+        log::info!(
+            "connection {} created room {id}, a rematch of {}",
+            connection.number,
+            place.room
+        );
+        room.rematch = Some((id, seats));
+    }
+    let (next, seats) = room.rematch.clone().unwrap_or_default();
+    room.broadcast(&ServerMessage::Rematch {
+        room: place.room.clone(),
+        next,
+        seats,
+    });
+    Vec::new()
 }
 
 /// Clocks, grace periods, and the end of rooms nobody uses, until the runtime stops.

@@ -98,6 +98,9 @@ pub enum ClientMessage {
     Resign,
     /// Leaves the room (the seat stays, as after a disconnection).
     Leave,
+    /// Once the game is over, asks for a new room with the same game, options, clock and seats,
+    /// the seats turned by one (black and white swap).
+    Rematch,
     /// Asks for the room's state.
     State,
     /// Keeps the connection alive.
@@ -284,6 +287,15 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong,
+    /// A rematch room was created for this finished room: everyone in the room hears of it.
+    Rematch {
+        /// The finished room.
+        room: String,
+        /// The new room.
+        next: String,
+        /// Where each seat of the finished room sits in the new one (index: the old seat).
+        seats: Vec<usize>,
+    },
 }
 
 impl ServerMessage {

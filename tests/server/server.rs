@@ -549,6 +549,9 @@ fn spawn_server(db: &std::path::Path) -> ServerProcess {
     };
     let tcp = address("engine sessions and rooms on ");
     let http = address("web board on ");
+    // The server prints more (the database's path): read it all, so that a closed pipe never
+    // makes the server fail to print.
+    std::thread::spawn(move || lines.for_each(drop));
     ServerProcess { child, tcp, http }
 }
 
@@ -890,4 +893,69 @@ fn a_session_without_table_memory_is_told_the_server_is_busy() {
         let reply = captured.take();
         assert!(reply.starts_with(expected), "{first:?} answered {reply:?}");
     }
+}
+
+#[test]
+fn a_finished_room_offers_a_rematch_with_the_seats_turned() {
+    let running = start("rematch", small_limits(), None);
+    let mut alice = RoomClient::connect(running.tcp);
+    let room = alice.create(
+        "gomoku",
+        json!({"size": 9}),
+        json!([{"kind": "open"}, {"kind": "open"}]),
+    );
+    alice.request(
+        json!({"type": "join", "room": room, "name": "alice"}),
+        "joined",
+    );
+    let mut bob = RoomClient::connect(running.tcp);
+    bob.request(
+        json!({"type": "join", "room": room, "name": "bob"}),
+        "joined",
+    );
+    let mut observer = RoomClient::connect(running.tcp);
+    observer.request(json!({"type": "watch", "room": room}), "watching");
+    let error = |client: &mut RoomClient, message: Value| {
+        client.send(&message);
+        client.expect("error")["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut stranger = RoomClient::connect(running.tcp);
+    assert!(error(&mut stranger, json!({"type": "rematch"})).contains("join a room first"));
+    assert!(error(&mut alice, json!({"type": "rematch"})).contains("once the game is over"));
+    alice.request(json!({"type": "resign"}), "end");
+    assert!(error(&mut observer, json!({"type": "rematch"})).contains("observers"));
+    bob.send(&json!({"type": "rematch"}));
+    let mut next = String::new();
+    for client in [&mut alice, &mut bob, &mut observer] {
+        let rematch = client.expect("rematch");
+        assert_eq!(rematch["room"], json!(room));
+        assert_eq!(rematch["seats"], json!([1, 0]), "black and white swap");
+        next = rematch["next"].as_str().unwrap().to_string();
+    }
+    assert_ne!(next, room);
+    // Asking again announces the same room.
+    alice.send(&json!({"type": "rematch"}));
+    assert_eq!(alice.expect("rematch")["next"], json!(next));
+    // Each takes the seat the message gives; the new room starts with bob as black.
+    alice.request(
+        json!({"type": "join", "room": next, "seat": 1, "name": "alice"}),
+        "joined",
+    );
+    bob.request(
+        json!({"type": "join", "room": next, "seat": 0, "name": "bob"}),
+        "joined",
+    );
+    let state = loop {
+        let state = bob.expect("state");
+        if state["room"] == json!(next) && state["status"] == "playing" {
+            break state;
+        }
+    };
+    assert_eq!(state["seats"][0]["name"], json!("bob"));
+    assert_eq!(state["seats"][1]["name"], json!("alice"));
+    assert_eq!(state["options"]["size"], json!("9"));
+    running.shutdown();
 }
