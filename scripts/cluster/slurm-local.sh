@@ -196,7 +196,7 @@ tabula analyze --exact --jobs 1 --threads 1 --hash 16 --quiet --output single.js
 say "single run done"
 
 # Exact scores, depths and answers are the same whatever each process analysed before; the best
-# move too, up to moves the file lists as equally best (see tests/shards.rs).
+# move too, up to moves the file lists as equally best (see tests/tools/shards.rs).
 python3 - all.jsonl single.jsonl <<'EOF'
 import json, sys
 merged = [json.loads(line) for line in open(sys.argv[1])]

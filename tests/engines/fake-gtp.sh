@@ -1,5 +1,5 @@
 #!/bin/sh
-# A GTP engine that misbehaves on purpose, for tests/matches.rs. It accepts every command and
+# A GTP engine that misbehaves on purpose, for tests/tools/matches.rs. It accepts every command and
 # answers `genmove` by MODE: `illegal` plays a1 (never legal in the first Othello moves),
 # `crash` exits, `hang` never answers, `resign` resigns, `refuse` answers with an error. Each start appends a line
 # to LOG, when given, so that a test can count restarts.

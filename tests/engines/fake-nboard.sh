@@ -1,5 +1,5 @@
 #!/bin/sh
-# An NBoard engine that misbehaves on purpose, for tests/matches.rs: it answers every ping, and
+# An NBoard engine that misbehaves on purpose, for tests/tools/matches.rs: it answers every ping, and
 # answers `go` by MODE: `illegal` names a1 (never legal in the first Othello moves) in Edax's form
 # (`=== a1 0.00 0.0`), `crash` exits.
 mode=$1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A Piskvork brain for tests/matches.rs: it plays the first empty point in reading order, after a
+# A Piskvork brain for tests/tools/matches.rs: it plays the first empty point in reading order, after a
 # MESSAGE line. With MODE `occupied` it plays the point the opponent just took instead.
 mode=${1:-first}
 declare -A taken

@@ -1,6 +1,6 @@
 //! The 121-hole star in cube coordinates, written from the rule text alone. Shared by the naive
-//! rules model (`tests/chinese_checkers.rs`) and the game follower of the protocol tests
-//! (`tests/protocol_chinese_checkers.rs`); neither uses the engine's own geometry.
+//! rules model (`tests/rules/chinese_checkers.rs`) and the game follower of the protocol tests
+//! (`tests/frontends/protocol_chinese_checkers.rs`); neither uses the engine's own geometry.
 
 /// Cube coordinates `(q, r, s)` with `q + r + s = 0`.
 pub type Cube = (i32, i32, i32);

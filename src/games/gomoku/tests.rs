@@ -567,7 +567,7 @@ fn the_documented_session_holds() {
 #[test]
 fn perft_table() {
     // The crowded renju position's counts were confirmed by the naive rules of
-    // tests/gomoku_rules.rs (the ignored one-off test there).
+    // tests/rules/gomoku_rules.rs (the ignored one-off test there).
     let crowded = "h8i9h9h7g8i8i7g9j8k9f8e8g7f6";
     let table: [(usize, Rule, &str, &[u64]); 4] = [
         (15, Rule::Freestyle, "", &[1, 225, 50_400, 11_239_200]),
