@@ -2,25 +2,27 @@
 """Replays the games Tabula lost in a c-gomoku-cli match and finds where its deep search sees them turn.
 
     scripts/gomoku-losses.py TABULA OUT [--rule freestyle|standard|renju] [--movetime MS]
-                             [--name Tabula] [--jobs J]
+                             [--name Tabula] [--jobs J] [--last N]
+    scripts/gomoku-losses.py --reclassify OUT      (again from OUT/losses.jsonl, no search)
 
 OUT is a match directory with games.sgf (scripts/match-rapfi-gomocup.sh, or c-gomoku-cli's -sgf).
 For every game the engine named --name lost, each position where it was to move (after the
-opening) is searched by `tabula analyze` for --movetime ms (default 4000, several times the match's
+opening; with --last N only its last N) is searched by `tabula analyze` for --movetime ms (default 4000, several times the match's
 move time), one job per core. The script prints, move by move, the deep search's score and best
 move next to the move played, and the first move where the deep search sees the game turn: the
 first position where it scores the game as lost (a proven loss, or below -2000 points, the
 evaluation's range of won threats), so the mistake is the engine's move before it.
 
-Each loss is then classified by what the deep search saw:
-  tactics   the turn is a proven loss by a threat sequence the opponent starts at once (the
-            position after the mistake holds a forced win found by the threat search), or the
-            deep search picked another move at the mistake: a missed threat sequence;
-  horizon   the turn is a heuristic score (no proof), proven lost only later: the search saw the
-            danger too late, beyond its depth;
-  drift     no single turn: the deep scores fall over several moves (by at least 300 points over
-            the last three of the engine's moves before the turn) with no move where the deep
-            search preferred another one: a slow positional loss (evaluation).
+Each loss is classified at its turn: the first of the engine's moves after which the opponent
+has a proven win (the deep search of the position after the move proves one), or after which the
+engine's next deep search scores the game lost:
+  drift     the deep score before the turning move was -500 or below, after a fall of 300 points
+            or more over the last three moves or after three moves all at -500 or below: a slow
+            positional loss (evaluation);
+  tactics   else, the opponent's proven win after the turning move is a short threat sequence (at
+            most 15 plies): a missed threat sequence;
+  horizon   else (a longer forced win, or a loss the deep search only scores heuristically at
+            first): the danger lay beyond the search's depth when the move was played.
 The game records, moves in Tabula's notation (rows from the bottom), go to OUT/losses.txt, the
 analysis to OUT/losses.jsonl.
 """
@@ -30,6 +32,8 @@ import subprocess
 import sys
 
 LOST = -2000
+# A deep score at or below this before the turn, after a fall, is a slow positional loss.
+DRIFT = -500
 
 
 def sgf_games(path, size_hint=15):
@@ -42,9 +46,11 @@ def sgf_games(path, size_hint=15):
         white = re.search(r"PW\[([^\]]*)\]", body).group(1)
         result = re.search(r"RE\[([^\]]*)\]", body).group(1)
         moves = []
-        for colour, point, comment in re.findall(r";([BW])\[([a-z]{2})\](C\[[^\]]*\])?", body):
+        for colour, point, comment in re.findall(r";([BW])\[([a-z]{2})\](?:C\[([^\]]*)\])?", body):
             x, y = ord(point[0]) - ord("a"), ord(point[1]) - ord("a")
-            moves.append((colour, f"{chr(ord('a') + x)}{size - y}", bool(comment)))
+            # The engines' moves carry their thinking time (C[123ms]); the opening's do not.
+            engine_move = re.fullmatch(r"\d+ms", comment) is not None
+            moves.append((colour, f"{chr(ord('a') + x)}{size - y}", engine_move))
         games.append({"size": size, "black": black, "white": white, "result": result,
                       "moves": moves})
     return games
@@ -73,10 +79,63 @@ def points(score):
         return -10000 + score.get("plies", 0)
     return score.get("value")
 
+SHORT_WIN = 15
+
+
+def classify(entries, plies):
+    """entries: (played, deep record before the move, record of the position after it) per move of
+    the engine; plies: the move numbers. Returns (kind, explanation); see the module's text."""
+    scores = [points(before.get("score")) for _, before, _ in entries]
+    turn = None
+    for index, (_, before, after) in enumerate(entries):
+        if (after.get("score") or {}).get("kind") == "win":
+            turn = index
+            break
+        if index + 1 < len(entries) and scores[index + 1] is not None and scores[index + 1] <= LOST:
+            turn = index
+            break
+    if turn is None:
+        return "unclear", "the deep search never sees the loss before the end"
+    played, before, after = entries[turn]
+    win = after.get("score") or {}
+    proven = win.get("kind") == "win"
+    length = win.get("plies") if proven else None
+    previous = [score for score in scores[max(0, turn - 3):turn + 1] if score is not None]
+    already_bad = len(previous) >= 2 and previous[-1] <= DRIFT \
+        and (max(previous) - previous[-1] >= 300 or max(previous) <= DRIFT)
+    if already_bad:
+        kind = "drift"
+    elif proven and length <= SHORT_WIN:
+        kind = "tactics"
+    else:
+        kind = "horizon"
+    why = (f"the game turns with {played} at ply {plies[turn]} (deep score before it "
+           f"{scores[turn]}, deep best {before.get('best')}); after it the opponent "
+           + (f"has a proven win in {length} plies" if proven else
+              f"scores {points(win)} and the engine's next deep search {scores[turn + 1]}")
+           + f"; deep scores of the moves before: {previous}")
+    return kind, why
+
+
+def reclassify(out):
+    """Classifies again from OUT/losses.jsonl, without searching."""
+    games = {}
+    for line in open(f"{out}/losses.jsonl"):
+        entry = json.loads(line)
+        games.setdefault(entry["game"], []).append(entry)
+    counts = {"tactics": 0, "horizon": 0, "drift": 0, "unclear": 0}
+    for number, entries in games.items():
+        kind, why = classify([(entry["played"], entry["deep"], entry["after"]) for entry in entries],
+                             [entry["ply"] + 1 for entry in entries])
+        counts[kind] += 1
+        print(f"game {number}: {kind}: {why}")
+    print("losses by kind: " + ", ".join(f"{key} {value}" for key, value in counts.items()))
+
 
 def main():
     args = sys.argv[1:]
-    options = {"--rule": "freestyle", "--movetime": "4000", "--name": "Tabula", "--jobs": "2"}
+    options = {"--rule": "freestyle", "--movetime": "4000", "--name": "Tabula", "--jobs": "2",
+               "--last": "0"}
     for key in list(options):
         if key in args:
             at = args.index(key)
@@ -86,6 +145,9 @@ def main():
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     tabula, out = args
+    if tabula == "--reclassify":
+        reclassify(out)
+        return
     name = options["--name"]
     records = open(f"{out}/losses.txt", "w")
     dump = open(f"{out}/losses.jsonl", "w")
@@ -100,6 +162,8 @@ def main():
                       f"(white), {game['result']}: {' '.join(moves)}\n")
         turns = [index for index, (who, _, engine_move) in enumerate(game["moves"])
                  if who == colour and engine_move]
+        if int(options["--last"]) > 0:
+            turns = turns[-int(options["--last"]):]
         lines = [" ".join(moves[:index]) for index in turns]
         # The position after each of the engine's moves too: does the opponent have a win there?
         after = [" ".join(moves[:index + 1]) for index in turns]
@@ -121,33 +185,8 @@ def main():
                   f"{record.get('best', '-'):>4} score {score if score is not None else '-':>7}"
                   f" depth {record.get('depth', '-')}  | opponent after it: "
                   f"{their if their is not None else '-'}")
-        turn_at = next((turn for turn, score in enumerate(scores)
-                        if score is not None and score <= LOST), None)
-        if turn_at is None:
-            kind = "unclear"
-            why = "the deep search never scores the game lost before the end"
-        else:
-            mistake = turn_at - 1
-            proven = (before_results[turn_at] or {}).get("score", {}).get("kind") == "loss"
-            reply = after_results[mistake] if mistake >= 0 else None
-            reply_win = bool(reply) and reply.get("score", {}).get("kind") == "win"
-            other_move = mistake >= 0 and (before_results[mistake] or {}).get("best") != \
-                moves[turns[mistake]]
-            earlier = [score for score in scores[max(0, turn_at - 3):turn_at] if score is not None]
-            fall = (earlier[0] - earlier[-1]) if len(earlier) >= 2 else 0
-            if proven and (reply_win or other_move):
-                kind = "tactics"
-            elif not proven and (other_move or reply_win):
-                kind = "horizon"
-            elif fall >= 300 or not other_move:
-                kind = "drift"
-            else:
-                kind = "unclear"
-            why = (f"deep search sees the loss at ply {turns[turn_at] + 1} "
-                   f"({'proven' if proven else 'heuristic'}); mistake "
-                   f"{moves[turns[mistake]] + ' at ply ' + str(turns[mistake] + 1) if mistake >= 0 else 'in the opening'}"
-                   f", deep best there {(before_results[mistake] or {}).get('best') if mistake >= 0 else '-'}"
-                   f", opponent's proven win after it: {reply_win}, fall before: {fall}")
+        kind, why = classify([(moves[index], before_results[turn] or {}, after_results[turn] or {})
+                              for turn, index in enumerate(turns)], [index + 1 for index in turns])
         counts[kind] += 1
         print(f"  -> {kind}: {why}")
         records.write(f"  {kind}: {why}\n")
