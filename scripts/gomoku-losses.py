@@ -7,12 +7,11 @@
 
 OUT is a match directory with games.sgf (scripts/match-rapfi-gomocup.sh, or c-gomoku-cli's -sgf).
 For every game the engine named --name lost, each position where it was to move (after the
-opening; with --last N only its last N, which can hide the turn, so the classification
-needs them all) is searched by `tabula analyze` for --movetime ms (default 4000, several times the match's
-move time), one job per core. The script prints, move by move, the deep search's score and best
-move next to the move played, and the first move where the deep search sees the game turn: the
-first position where it scores the game as lost (a proven loss, or below -2000 points, the
-evaluation's range of won threats), so the mistake is the engine's move before it.
+opening; with --last N only its last N, which can hide the turn, so the classification needs
+them all), and the position after each of its moves, is searched by `tabula analyze` for
+--movetime ms (default 4000, several times the match's move time) on one thread, --jobs
+positions at a time (default 2). The script prints, move by move, the deep search's score and
+best move next to the move played and the score of the position after it (the opponent to move).
 
 Each loss is classified at its turn: the first of the engine's moves after which the opponent
 has a proven win (the deep search of the position after the move proves one), or after which the
