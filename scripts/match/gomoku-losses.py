@@ -5,7 +5,7 @@
                              [--name Tabula] [--jobs J] [--last N]
     scripts/match/gomoku-losses.py --reclassify OUT      (again from OUT/losses.jsonl, no search)
 
-OUT is a match directory with games.sgf (scripts/match-rapfi-gomocup.sh, or c-gomoku-cli's -sgf).
+OUT is a match directory with games.sgf (scripts/match/rapfi-gomocup.sh, or c-gomoku-cli's -sgf).
 For every game the engine named --name lost, each position where it was to move (after the
 opening; with --last N only its last N, which can hide the turn, so the classification needs
 them all), and the position after each of its moves, is searched by `tabula analyze` for
