@@ -1,7 +1,8 @@
 //! The tools people script: batch analysis (with its shards under GNU parallel), engine-against-
-//! engine matches and the Gomocup summary.
+//! engine matches, the Gomocup summary and the CCERL match report.
 
 mod analyze;
+mod ccerl_summary;
 mod gomocup_summary;
 mod matches;
 mod shards;
