@@ -77,9 +77,10 @@ impl Summary {
             self.nodes as f64 / seconds.max(1e-3)
         );
         if skipped > 0 {
+            let verb = if skipped == 1 { "was" } else { "were" };
             let _ = writeln!(
                 text,
-                "{} done before (--resume)",
+                "{} {verb} done before (--resume)",
                 plural(skipped as u64, "position")
             );
         }
