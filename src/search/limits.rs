@@ -1,18 +1,66 @@
-//! Where a search must stop: depth, nodes and time.
+//! Where a search must stop: depth, nodes and time, and whether another iteration is worth
+//! starting.
 
 use std::time::Duration;
 
 /// Where the search must stop.
+///
+/// Two kinds of time limit come from the clock (`engine/clock.rs`): a *budget*, where the soft
+/// time lies below the hard time and time a move saves serves the moves after it, and a *fixed*
+/// time per move (soft and hard time equal), where time a move does not use is lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// The deepest iteration to run.
     pub depth: Option<u32>,
     /// The most nodes to search, over all threads.
     pub nodes: Option<u64>,
-    /// After an iteration ends past this time, no new iteration starts.
+    /// The time an iterative search aims at: past it (stretched or shrunk by how settled the
+    /// search is, see [`Limits::next_iteration`]) no new iteration starts.
     pub soft_time: Option<Duration>,
     /// The search stops at once at this time.
     pub hard_time: Option<Duration>,
+}
+
+/// Below this, an iteration's time says nothing of the next one's (timer and start-up noise).
+const MEASURABLE: Duration = Duration::from_millis(2);
+/// The effective branching factor assumed when the last iterations were too short to measure it.
+const DEFAULT_GROWTH: f64 = 3.0;
+/// The effective branching factor measured is kept within these bounds: a short iteration after a
+/// longer one (a table hit) does not promise that the next one is short too.
+const GROWTH_BOUNDS: (f64, f64) = (1.5, 8.0);
+/// An anytime search (Monte-Carlo, without iterations) spends the soft time times this fraction
+/// under a budget: an iterative search stops after the first iteration that ends past the soft
+/// time, so on average it spends more than the soft time, which is 6/10 of the clock's target.
+const ANYTIME_STRETCH: (u32, u32) = (10, 6);
+
+/// What the main thread knows of its time when an iteration has ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IterationTimes {
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// How long the iteration that just ended took.
+    pub last: Duration,
+    /// How long the iteration before it took, if there was one.
+    pub before: Option<Duration>,
+    /// How much more (above 1) or less (below 1) time the search deserves by how settled its
+    /// best move and score are: above 1 when the best move just changed or the score fell, below
+    /// 1 when the best move has stayed the same for several iterations.
+    pub stretch: f64,
+}
+
+impl IterationTimes {
+    /// The predicted time of the next iteration: the last one's times the effective branching
+    /// factor of the last two.
+    pub fn predicted_next(&self) -> Duration {
+        let growth = match self.before {
+            Some(before) if before >= MEASURABLE && self.last >= MEASURABLE => {
+                (self.last.as_secs_f64() / before.as_secs_f64())
+                    .clamp(GROWTH_BOUNDS.0, GROWTH_BOUNDS.1)
+            }
+            _ => DEFAULT_GROWTH,
+        };
+        self.last.max(MEASURABLE).mul_f64(growth)
+    }
 }
 
 impl Limits {
@@ -35,5 +83,187 @@ impl Limits {
     /// Whether nothing limits the search (it would run until stopped).
     pub fn is_unbounded(&self) -> bool {
         self.depth.is_none() && self.nodes.is_none() && self.hard_time.is_none()
+    }
+
+    /// Whether the time is a fixed time per move (time not used is lost): soft and hard time
+    /// equal.
+    pub fn is_fixed_time(&self) -> bool {
+        self.hard_time.is_some() && self.soft_time.is_some_and(|soft| Some(soft) >= self.hard_time)
+    }
+
+    /// The time an anytime search (one without iterations, such as Monte-Carlo tree search)
+    /// runs for: all of a fixed time per move; under a budget, about what an iterative search
+    /// spends on average, within the hard time.
+    pub fn anytime_time(&self) -> Option<Duration> {
+        match (self.soft_time, self.hard_time) {
+            (Some(soft), Some(hard)) => {
+                Some((soft * ANYTIME_STRETCH.0 / ANYTIME_STRETCH.1).min(hard).max(soft))
+            }
+            (soft, hard) => soft.or(hard),
+        }
+    }
+
+    /// The time manager's rule, the same for every game: whether the main thread starts another
+    /// iteration, given the times of the last ones (`true` also when the time sets no limit).
+    ///
+    /// The next iteration's time is predicted from the last iteration's and the effective
+    /// branching factor of the last two ([`IterationTimes::predicted_next`]).
+    ///
+    /// - Under a budget (soft time below hard time; time saved now serves later moves): the soft
+    ///   time is stretched by [`IterationTimes::stretch`] (up to the hard time when the best move
+    ///   changed or the score fell; less when the move has been stable), and an iteration starts
+    ///   only before that time and when it likely ends before the hard time: one that would be
+    ///   cut off at the hard time spends time for little.
+    /// - At a fixed time per move (time not used is lost): an iteration that likely ends before
+    ///   the hard time starts. One that likely does not still starts while the time left is at
+    ///   least the last iteration's time, divided by the stretch: a stopped iteration counts
+    ///   when it confirms or replaces the best move one ply deeper, which takes about the first
+    ///   root move's share of it, and that share is likelier the more time is left. The time
+    ///   left over otherwise is small; stopping then saves the reply from a late stop.
+    ///
+    /// The hard time itself (with the `overhead` kept back) stops any iteration, so no move goes
+    /// over it, whichever way this rule decides.
+    pub fn next_iteration(&self, times: &IterationTimes) -> bool {
+        let Some(soft) = self.soft_time else {
+            return true;
+        };
+        let hard = self.hard_time.unwrap_or(Duration::MAX);
+        let elapsed = times.elapsed;
+        if elapsed >= hard {
+            return false;
+        }
+        let stretch = if times.stretch.is_finite() && times.stretch > 0.0 {
+            times.stretch
+        } else {
+            1.0
+        };
+        let ends_in_time = elapsed.saturating_add(times.predicted_next()) <= hard;
+        if self.is_fixed_time() {
+            if ends_in_time {
+                return true;
+            }
+            let left = hard - elapsed;
+            return left.as_secs_f64() * stretch >= times.last.as_secs_f64();
+        }
+        let target = soft.mul_f64(stretch).min(hard);
+        elapsed < target && ends_in_time
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(millis: u64) -> Duration {
+        Duration::from_millis(millis)
+    }
+
+    fn times(elapsed: u64, last: u64, before: Option<u64>, stretch: f64) -> IterationTimes {
+        IterationTimes {
+            elapsed: ms(elapsed),
+            last: ms(last),
+            before: before.map(ms),
+            stretch,
+        }
+    }
+
+    fn budget(soft: u64, hard: u64) -> Limits {
+        Limits {
+            soft_time: Some(ms(soft)),
+            hard_time: Some(ms(hard)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn the_next_iteration_is_predicted_from_the_branching_factor() {
+        // 40 ms after 10 ms: a factor of 4, so 160 ms next.
+        assert_eq!(times(60, 40, Some(10), 1.0).predicted_next(), ms(160));
+        // Too short to measure: the default factor of 3.
+        assert_eq!(times(2, 1, Some(0), 1.0).predicted_next(), ms(6));
+        assert_eq!(times(30, 20, None, 1.0).predicted_next(), ms(60));
+        // A faster iteration after a slow one (a table hit) still predicts growth.
+        assert_eq!(times(150, 10, Some(100), 1.0).predicted_next(), ms(15));
+        // A factor beyond 8 is capped.
+        assert_eq!(times(300, 200, Some(5), 1.0).predicted_next(), ms(1600));
+    }
+
+    #[test]
+    fn no_time_limit_never_stops_the_search() {
+        let limits = Limits {
+            depth: Some(10),
+            ..Limits::default()
+        };
+        assert!(limits.next_iteration(&times(100_000, 50_000, Some(10_000), 1.0)));
+        assert!(!limits.is_fixed_time());
+    }
+
+    #[test]
+    fn a_budget_starts_only_iterations_that_fit() {
+        let limits = budget(300, 1000);
+        assert!(!limits.is_fixed_time());
+        // 100 ms in, the next iteration predicted at 3 x 50 ms: starts.
+        assert!(limits.next_iteration(&times(100, 50, Some(17), 1.0)));
+        // Before the soft time, but the next iteration would end at 250 + 4 x 240 ms, past the
+        // hard time: stop and keep the time for later moves.
+        assert!(!limits.next_iteration(&times(250, 240, Some(60), 1.0)));
+        // Past the soft time: stop, even when the next iteration would fit.
+        assert!(!limits.next_iteration(&times(320, 20, Some(10), 1.0)));
+        // Past the hard time: stop.
+        assert!(!limits.next_iteration(&times(1000, 1, None, 2.5)));
+    }
+
+    #[test]
+    fn an_unsettled_search_gets_more_and_a_settled_one_less() {
+        let limits = budget(300, 1000);
+        // 400 ms in (past the soft time), the next iteration predicted to end at 400 + 2 x 150.
+        let unsettled = times(400, 150, Some(75), 2.0);
+        assert!(limits.next_iteration(&unsettled), "the best move changed: up to 600 ms");
+        let plain = IterationTimes {
+            stretch: 1.0,
+            ..unsettled
+        };
+        assert!(!limits.next_iteration(&plain));
+        // Stable for several iterations: 0.7 x 300 = 210 ms is the target.
+        let settled = times(220, 20, Some(10), 0.7);
+        assert!(!limits.next_iteration(&settled));
+        assert!(limits.next_iteration(&IterationTimes {
+            stretch: 1.0,
+            ..settled
+        }));
+        // A stretch never takes the search past the hard time, nor does a nonsense stretch.
+        assert!(!limits.next_iteration(&times(998, 2, Some(1), 10.0)));
+        assert!(limits.next_iteration(&times(100, 10, Some(5), f64::NAN)));
+    }
+
+    #[test]
+    fn a_fixed_time_is_used_whole() {
+        let limits = budget(850, 850);
+        assert!(limits.is_fixed_time());
+        // Past 6/10 of the time: an iteration that fits (600 + 4 x 40 ms) still starts.
+        assert!(limits.next_iteration(&times(600, 40, Some(10), 1.0)));
+        // One that does not fit starts while the time left covers the last iteration: a stopped
+        // iteration can still confirm or change the best move.
+        assert!(limits.next_iteration(&times(400, 300, Some(100), 1.0)));
+        // Too little time left for a useful part of it: stop.
+        assert!(!limits.next_iteration(&times(700, 300, Some(100), 1.0)));
+        // ... unless the best move just changed, when even a part is worth having.
+        assert!(limits.next_iteration(&times(700, 300, Some(100), 2.0)));
+        // A settled search wants more time left before starting one that will be cut off.
+        assert!(!limits.next_iteration(&times(500, 300, Some(100), 0.7)));
+        assert!(!limits.next_iteration(&times(850, 1, None, 1.0)));
+    }
+
+    #[test]
+    fn an_anytime_search_uses_a_fixed_time_whole_and_about_the_target_of_a_budget() {
+        assert_eq!(budget(850, 850).anytime_time(), Some(ms(850)));
+        assert_eq!(budget(300, 1000).anytime_time(), Some(ms(500)));
+        assert_eq!(budget(300, 400).anytime_time(), Some(ms(400)));
+        let hard_only = Limits {
+            hard_time: Some(ms(70)),
+            ..Limits::default()
+        };
+        assert_eq!(hard_only.anytime_time(), Some(ms(70)));
+        assert_eq!(Limits::default().anytime_time(), None);
     }
 }
