@@ -155,11 +155,9 @@ impl Clock {
         let moves_left = moves_left.max(1);
         let left = self.left(player);
         // Time this move does not use is lost when it is the last move of a byo-yomi period (one
-        // move per period: a fixed time per move), or when a cap per move is the only limit
-        // (Piskvork's timeout_turn without a match limit): then the search aims at all of it, as
-        // with a fixed move time, within a hard limit that keeps a wider margin back.
-        let lost = matches!(left, Some(left) if left.period_moves == 1)
-            || (self.control.is_none() && self.per_move.is_some());
+        // move per period: a fixed time per move): then the search aims at all of it, within a
+        // hard limit that keeps a wider margin back, since every move runs to it.
+        let lost = matches!(left, Some(left) if left.period_moves == 1);
         let from_control = self.control.zip(left).map(|(control, left)| {
             if left.period_moves > 0 {
                 // In a byo-yomi period: spread the period over its moves.
@@ -180,7 +178,13 @@ impl Clock {
         let (target, ceiling) = match (from_control, self.per_move) {
             (None, None) => return None,
             (Some((target, ceiling)), None) => (target, ceiling),
-            (None, Some(cap)) => (cap, cap),
+            // A cap per move alone (Piskvork's timeout_turn without a match limit): time a move
+            // leaves is lost too, so it is a fixed time per move, as the `movetime` option is,
+            // with the same margin as before (overhead and 2%: 930 ms of 1000). Gomoku searches
+            // under such a cap ran to its hard limit on most moves already (the soft limit,
+            // stretched when the best move changes, reached it), and the managers that send it
+            // tolerate a second or more past the turn.
+            (None, Some(cap)) => return Some(move_time(cap, overhead)),
             (Some((target, ceiling)), Some(cap)) => (target.min(cap), ceiling.min(cap)),
         };
         if lost {
@@ -286,7 +290,7 @@ mod tests {
         capped.set_per_move(Some(Duration::from_secs(1)));
         let limits = capped.budget(0, 20, OVERHEAD).unwrap();
         assert!(limits.is_fixed_time(), "{limits:?}");
-        assert_eq!(limits.hard_time, Some(Duration::from_millis(850)));
+        assert_eq!(limits.hard_time, Some(Duration::from_millis(930)));
         // With a match limit as well, time saved serves later moves: a budget.
         capped.set_control(Some(TimeControl {
             main: Duration::from_secs(60),
