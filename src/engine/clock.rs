@@ -7,7 +7,7 @@
 //! budget keeps a safety margin (the `overhead` option) for process start-up, pipes and the reply.
 
 use crate::game::{Player, MAX_PLAYERS};
-use crate::search::limits::Limits;
+use crate::search::limits::{Limits, HARD_STRETCH, SOFT_SHARE};
 use std::time::Duration;
 
 /// The smallest budget the engine gives itself, even when the clock is nearly out.
@@ -209,8 +209,8 @@ fn budget_from(target: Duration, ceiling: Duration, overhead: Duration) -> Limit
         .max(MINIMUM_BUDGET)
         .min(hard);
     Limits {
-        soft_time: Some(target * 6 / 10),
-        hard_time: Some(hard.min(target * 2).max(target)),
+        soft_time: Some(target * SOFT_SHARE.0 / SOFT_SHARE.1),
+        hard_time: Some(hard.min(target * HARD_STRETCH.0 / HARD_STRETCH.1).max(target)),
         ..Limits::default()
     }
 }
