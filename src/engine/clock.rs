@@ -215,8 +215,8 @@ fn budget_from(target: Duration, ceiling: Duration, overhead: Duration) -> Limit
     }
 }
 
-/// Limits for a move whose unused time is lost (the last move of a byo-yomi period, or a cap per
-/// move alone): the search aims at its hard limit, which keeps [`WHOLE_MOVE_MARGIN`] back besides
+/// Limits for a move whose unused time is lost (the last move of a byo-yomi period): the search
+/// aims at its hard limit, which keeps [`WHOLE_MOVE_MARGIN`] back besides
 /// `overhead` (at most a quarter of the move).
 fn whole_move_time(ceiling: Duration, overhead: Duration) -> Limits {
     let margin = (overhead + ceiling / WHOLE_MOVE_MARGIN).min(ceiling / FIXED_MARGIN_CAP);
