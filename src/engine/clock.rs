@@ -7,7 +7,7 @@
 //! budget keeps a safety margin (the `overhead` option) for process start-up, pipes and the reply.
 
 use crate::game::{Player, MAX_PLAYERS};
-use crate::search::limits::Limits;
+use crate::search::limits::{Limits, HARD_STRETCH, SOFT_SHARE};
 use std::time::Duration;
 
 /// The smallest budget the engine gives itself, even when the clock is nearly out.
@@ -19,6 +19,10 @@ const PROPORTIONAL_MARGIN: u32 = 50;
 /// a late stop on a loaded machine would cost the game (1 s a move: 850 ms rather than 930; at
 /// 900 ms one move of 20 games took 1079 ms under load 8).
 const WHOLE_MOVE_MARGIN: u32 = 10;
+/// At a fixed time per move, the margin kept back is at most this share of the move (1/4), so that
+/// a short move still searches for most of its time: 100 ms a move with the default 50 ms overhead
+/// searched 50 ms (the margin was capped at half), and searches 75 ms.
+const FIXED_MARGIN_CAP: u32 = 4;
 
 /// How a game's time is measured for each player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -151,9 +155,8 @@ impl Clock {
         let moves_left = moves_left.max(1);
         let left = self.left(player);
         // Time this move does not use is lost when it is the last move of a byo-yomi period (one
-        // move per period: a fixed time per move): then the search uses all of it, as with a fixed
-        // move time. A cap per move alone (Piskvork's timeout_turn) keeps the soft limit: used
-        // whole, a Gomoku search at a 300 ms cap reported 391 ms on a loaded machine.
+        // move per period: a fixed time per move): then the search aims at all of it, within a
+        // hard limit that keeps a wider margin back, since every move runs to it.
         let lost = matches!(left, Some(left) if left.period_moves == 1);
         let from_control = self.control.zip(left).map(|(control, left)| {
             if left.period_moves > 0 {
@@ -175,7 +178,13 @@ impl Clock {
         let (target, ceiling) = match (from_control, self.per_move) {
             (None, None) => return None,
             (Some((target, ceiling)), None) => (target, ceiling),
-            (None, Some(cap)) => (cap, cap),
+            // A cap per move alone (Piskvork's timeout_turn without a match limit): time a move
+            // leaves is lost too, so it is a fixed time per move, as the `movetime` option is,
+            // with the same margin as before (overhead and 2%: 930 ms of 1000). Gomoku searches
+            // under such a cap ran to its hard limit on most moves already (the soft limit,
+            // stretched when the best move changes, reached it), and the managers that send it
+            // tolerate a second or more past the turn.
+            (None, Some(cap)) => return Some(move_time(cap, overhead)),
             (Some((target, ceiling)), Some(cap)) => (target.min(cap), ceiling.min(cap)),
         };
         if lost {
@@ -200,17 +209,17 @@ fn budget_from(target: Duration, ceiling: Duration, overhead: Duration) -> Limit
         .max(MINIMUM_BUDGET)
         .min(hard);
     Limits {
-        soft_time: Some(target * 6 / 10),
-        hard_time: Some(hard.min(target * 2).max(target)),
+        soft_time: Some(target * SOFT_SHARE.0 / SOFT_SHARE.1),
+        hard_time: Some(hard.min(target * HARD_STRETCH.0 / HARD_STRETCH.1).max(target)),
         ..Limits::default()
     }
 }
 
 /// Limits for a move whose unused time is lost (the last move of a byo-yomi period): the search
-/// runs to its hard limit, which keeps [`WHOLE_MOVE_MARGIN`] back besides
-/// `overhead`.
+/// aims at its hard limit, which keeps [`WHOLE_MOVE_MARGIN`] back besides
+/// `overhead` (at most a quarter of the move).
 fn whole_move_time(ceiling: Duration, overhead: Duration) -> Limits {
-    let margin = (overhead + ceiling / WHOLE_MOVE_MARGIN).min(ceiling / 2);
+    let margin = (overhead + ceiling / WHOLE_MOVE_MARGIN).min(ceiling / FIXED_MARGIN_CAP);
     let hard = ceiling.saturating_sub(margin).max(MINIMUM_BUDGET);
     Limits {
         soft_time: Some(hard),
@@ -220,11 +229,11 @@ fn whole_move_time(ceiling: Duration, overhead: Duration) -> Limits {
 }
 
 /// Limits for a fixed time per move, keeping `overhead` back. Time not used on this move is lost,
-/// so the search runs until the hard limit (or its depth, or a proven result).
+/// so the search aims at the hard limit (or its depth, or a proven result): see
+/// [`Limits::next_iteration`].
 pub fn move_time(time: Duration, overhead: Duration) -> Limits {
-    let hard = time
-        .saturating_sub(margin(time, overhead))
-        .max(MINIMUM_BUDGET);
+    let margin = margin(time, overhead).min(time / FIXED_MARGIN_CAP);
+    let hard = time.saturating_sub(margin).max(MINIMUM_BUDGET);
     Limits {
         soft_time: Some(hard),
         hard_time: Some(hard),
@@ -275,9 +284,18 @@ mod tests {
         assert_eq!(limits.soft_time, limits.hard_time, "{limits:?}");
         // 50 ms of overhead and 10% of the second kept back.
         assert_eq!(limits.hard_time, Some(Duration::from_millis(850)));
-        // A cap per move alone keeps a soft limit below the hard one.
+        // A cap per move alone (Piskvork's timeout_turn without a match limit) is a fixed time
+        // too: the time a move leaves is lost.
         let mut capped = Clock::default();
         capped.set_per_move(Some(Duration::from_secs(1)));
+        let limits = capped.budget(0, 20, OVERHEAD).unwrap();
+        assert!(limits.is_fixed_time(), "{limits:?}");
+        assert_eq!(limits.hard_time, Some(Duration::from_millis(930)));
+        // With a match limit as well, time saved serves later moves: a budget.
+        capped.set_control(Some(TimeControl {
+            main: Duration::from_secs(60),
+            ..TimeControl::default()
+        }));
         let limits = capped.budget(0, 20, OVERHEAD).unwrap();
         assert!(limits.soft_time < limits.hard_time, "{limits:?}");
         // Within a longer period, time saved now serves the period's later moves.
@@ -285,6 +303,33 @@ mod tests {
         shared_period.set_gtp(Duration::ZERO, Duration::from_secs(10), 5);
         let limits = shared_period.budget(0, 20, OVERHEAD).unwrap();
         assert!(limits.soft_time < limits.hard_time, "{limits:?}");
+    }
+
+    #[test]
+    fn a_short_fixed_time_keeps_at_most_a_quarter_back() {
+        // 100 ms a move with 50 ms of overhead: 75 ms of search (the margin was half: 50 ms).
+        let mut per_period = Clock::default();
+        per_period.set_gtp(Duration::ZERO, Duration::from_millis(100), 1);
+        let limits = per_period.budget(0, 20, OVERHEAD).unwrap();
+        assert_eq!(limits.hard_time, Some(Duration::from_millis(75)));
+        assert_eq!(
+            move_time(Duration::from_millis(100), OVERHEAD).hard_time,
+            Some(Duration::from_millis(75))
+        );
+        // Longer moves keep the overhead and the proportional margin.
+        assert_eq!(
+            move_time(Duration::from_secs(1), OVERHEAD).hard_time,
+            Some(Duration::from_millis(930))
+        );
+        // Every fixed time stays below the move, whatever its length.
+        for millis in [1, 5, 10, 40, 100, 200, 1000, 30_000] {
+            let time = Duration::from_millis(millis);
+            for limits in [move_time(time, OVERHEAD), whole_move_time(time, OVERHEAD)] {
+                assert!(limits.is_fixed_time(), "{millis}: {limits:?}");
+                let hard = limits.hard_time.unwrap();
+                assert!(hard < time || hard == MINIMUM_BUDGET, "{millis}: {hard:?}");
+            }
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! ([`MultiplayerSearch::MonteCarlo`], in `search/monte_carlo.rs`).
 //!
 //! Every thread checks the node and hard time limits as it counts its nodes and raises the one
-//! shared stop flag; only the main thread decides whether another iteration fits in the soft time.
+//! shared stop flag; only the main thread decides whether another iteration is worth starting
+//! ([`Limits::next_iteration`]: the time manager, the same for every game).
 //! With one thread and a fixed depth the search is deterministic.
 
 mod best_reply;
@@ -25,7 +26,7 @@ use crate::base::transposition::{Bound, Entry, TranspositionTable};
 use crate::game::{
     Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
 };
-use crate::search::limits::Limits;
+use crate::search::limits::{IterationTimes, Limits};
 use crate::search::ordering::{History, Killers, MovePicker, Picked, Rank};
 use busy::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -451,9 +452,12 @@ fn iterate<G: Game>(
         .clamp(1, MAX_PLY as u32 - 1);
     let mut completed: Option<Iteration<G::Move>> = None;
     let mut stability = Stability::default();
+    // The times of the main thread's last two iterations, for the time manager's prediction.
+    let mut last_time: Option<Duration> = None;
     let mut depth = 1 + (thread % 2) as u32;
     while depth <= max_depth {
         worker.must_finish = thread == 0 && completed.is_none();
+        let iteration_start = shared.start.elapsed();
         let previous = completed.as_ref().map(|iteration| iteration.lines[0].score);
         let finished = match previous {
             Some(score)
@@ -514,21 +518,24 @@ fn iterate<G: Game>(
         }
         completed = Some(iteration);
         if thread == 0 {
-            // A soft limit below the hard one is a budget from a clock, where time saved now is
-            // there for later moves: stretch or shrink it by how settled the search is.
-            let soft_passed = shared.limits.soft_time.is_some_and(|soft| {
-                let soft = match shared.limits.hard_time {
-                    Some(hard) if soft < hard => soft.mul_f64(stability.factor()).min(hard),
-                    _ => soft,
-                };
-                shared.start.elapsed() >= soft
-            });
+            // The time manager: does the next iteration likely end in time, and is it worth it
+            // (see `Limits::next_iteration`)?
+            let elapsed = shared.start.elapsed();
+            let took = elapsed.saturating_sub(iteration_start);
+            let times = IterationTimes {
+                elapsed,
+                last: took,
+                before: last_time,
+                stretch: stability.factor(),
+            };
+            last_time = Some(took);
+            let out_of_time = !shared.limits.next_iteration(&times);
             // A proven result within the searched depth cannot change with more depth, unless
             // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
                 .is_some_and(|(margin, plies)| margin == 0 && plies <= depth as usize)
                 && multi_pv == 1;
-            if soft_passed || proven || shared.stop.load(Ordering::Relaxed) {
+            if out_of_time || proven || shared.stop.load(Ordering::Relaxed) {
                 break;
             }
         } else if shared.stop.load(Ordering::Relaxed) {
@@ -541,8 +548,8 @@ fn iterate<G: Game>(
     completed
 }
 
-/// How settled the search looks, to spend more of the soft time budget where the best move or its
-/// score is still moving and less where it has been the same for a while.
+/// How settled the search looks, to spend more time where the best move or its score is still
+/// moving and less where it has been the same for a while ([`IterationTimes::stretch`]).
 #[derive(Default)]
 struct Stability {
     /// Grows by one when the best move changes and halves every iteration.

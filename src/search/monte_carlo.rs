@@ -122,7 +122,8 @@ pub(super) fn search<G: Game>(
     report: &mut (dyn FnMut(&Iteration<G::Move>) + Send),
 ) -> SearchOutcome<G::Move> {
     let limits = request.limits;
-    let budget = limits.soft_time.or(limits.hard_time);
+    // No iterations to end: all of a fixed time per move, about the clock's target of a budget.
+    let budget = limits.anytime_time();
     let iterations = limits
         .nodes
         .unwrap_or(if budget.is_some() {
