@@ -210,7 +210,10 @@ fn budget_from(target: Duration, ceiling: Duration, overhead: Duration) -> Limit
         .min(hard);
     Limits {
         soft_time: Some(target * SOFT_SHARE.0 / SOFT_SHARE.1),
-        hard_time: Some(hard.min(target * HARD_STRETCH.0 / HARD_STRETCH.1).max(target)),
+        hard_time: Some(
+            hard.min(target * HARD_STRETCH.0 / HARD_STRETCH.1)
+                .max(target),
+        ),
         ..Limits::default()
     }
 }

@@ -89,7 +89,10 @@ impl Limits {
     /// Whether the time is a fixed time per move (time not used is lost): soft and hard time
     /// equal.
     pub fn is_fixed_time(&self) -> bool {
-        self.hard_time.is_some() && self.soft_time.is_some_and(|soft| Some(soft) >= self.hard_time)
+        self.hard_time.is_some()
+            && self
+                .soft_time
+                .is_some_and(|soft| Some(soft) >= self.hard_time)
     }
 
     /// The time an anytime search (one without iterations, such as Monte-Carlo tree search)

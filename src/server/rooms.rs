@@ -420,14 +420,8 @@ fn handle(
             absence,
             takeover_level,
         } => {
-            if *created >= state.limits.rooms_per_connection {
-                return vec![ServerMessage::error(format!(
-                    "a connection may create at most {} rooms",
-                    state.limits.rooms_per_connection
-                ))];
-            }
-            if state.rooms.count() >= state.limits.max_rooms {
-                return vec![ServerMessage::error("too many rooms: try again later")];
+            if let Some(refusal) = room_limit_refusal(*created, state) {
+                return vec![refusal];
             }
             let options = options
                 .into_iter()
@@ -591,6 +585,20 @@ fn handle(
     }
 }
 
+/// The refusal of a new room when this connection or the server has as many rooms as it may.
+fn room_limit_refusal(created: usize, state: &State) -> Option<ServerMessage> {
+    if created >= state.limits.rooms_per_connection {
+        return Some(ServerMessage::error(format!(
+            "a connection may create at most {} rooms",
+            state.limits.rooms_per_connection
+        )));
+    }
+    if state.rooms.count() >= state.limits.max_rooms {
+        return Some(ServerMessage::error("too many rooms: try again later"));
+    }
+    None
+}
+
 /// A seat of a finished room asks for a rematch: a new room with the same set-up, seats turned
 /// by one, announced to everyone in the finished room (once: a second request repeats it).
 fn rematch(
@@ -612,14 +620,8 @@ fn rematch(
         )];
     }
     if room.rematch.is_none() {
-        if *created >= state.limits.rooms_per_connection {
-            return vec![ServerMessage::error(format!(
-                "a connection may create at most {} rooms",
-                state.limits.rooms_per_connection
-            ))];
-        }
-        if state.rooms.count() >= state.limits.max_rooms {
-            return vec![ServerMessage::error("too many rooms: try again later")];
+        if let Some(refusal) = room_limit_refusal(*created, state) {
+            return vec![refusal];
         }
         let (spec, seats) = room.referee.rematch_spec();
         let id = auth::random_token();
