@@ -1,8 +1,8 @@
-//! The server: its protocols over TCP, a load test and the web board in a real browser.
+//! The server: its protocols over TCP and the web board in a real browser (the load test is a
+//! crate of its own, `tests/server_load.rs`, so that it counts only its own threads).
 
 #[path = "../support/netclient.rs"]
 mod netclient;
 
 mod server;
-mod server_load;
 mod web_browser;

@@ -234,22 +234,6 @@ impl RoomClient {
     }
 }
 
-/// Threads of this process, from /proc/self.
-pub fn threads() -> usize {
-    std::fs::read_dir("/proc/self/task").map_or(0, |tasks| tasks.count())
-}
-
-/// Resident memory of this process in kB, from /proc/self.
-pub fn resident_kilobytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find(|line| line.starts_with("VmRSS:"))
-        .and_then(|line| line.split_whitespace().nth(1))
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(0)
-}
-
 /// Waits until `condition` holds, up to `limit`.
 pub fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + limit;

@@ -7,9 +7,12 @@
 //! `TABULA_LOAD_SCALE=K` runs K times as many clients of each kind per wave (32·K in all);
 //! `scripts/bench/server-load.sh` uses it for heavier runs than `cargo test` should make.
 
-use crate::netclient;
+// The load test uses only part of the shared clients; the rest serves the tests in tests/server/.
+#[allow(dead_code)]
+#[path = "support/netclient.rs"]
+mod netclient;
 
-use netclient::{closes_within, resident_kilobytes, threads, wait_until, EngineClient, RoomClient};
+use netclient::{closes_within, wait_until, EngineClient, RoomClient};
 use serde_json::json;
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
@@ -339,4 +342,20 @@ fn thirty_two_clients_at_once_leave_no_thread_and_no_memory_behind() {
     );
     running.shutdown();
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Threads of this process, from /proc/self.
+pub fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").map_or(0, |tasks| tasks.count())
+}
+
+/// Resident memory of this process in kB, from /proc/self.
+pub fn resident_kilobytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|line| line.starts_with("VmRSS:"))
+        .and_then(|line| line.split_whitespace().nth(1))
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(0)
 }
