@@ -137,6 +137,12 @@ impl RoomClient {
         if !self.seen.is_empty() {
             return Some(self.seen.remove(0));
         }
+        self.read_message()
+    }
+
+    /// The next message from the connection itself (blank lines and `ok` skipped), or `None`
+    /// when it ends.
+    fn read_message(&mut self) -> Option<Value> {
         loop {
             let mut line = String::new();
             match self.reader.read_line(&mut line) {
@@ -162,18 +168,9 @@ impl RoomClient {
         }
         loop {
             assert!(Instant::now() < deadline, "no '{kind}' message");
-            let mut line = String::new();
-            match self.reader.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    panic!("the connection ended before a '{kind}' message; skipped {skipped:?}")
-                }
-                Ok(_) => {}
-            }
-            let line = line.trim();
-            if line.is_empty() || line == "ok" {
-                continue;
-            }
-            let message: Value = serde_json::from_str(line).unwrap();
+            let Some(message) = self.read_message() else {
+                panic!("the connection ended before a '{kind}' message; skipped {skipped:?}")
+            };
             if message["type"] == kind {
                 self.seen.extend(skipped);
                 return message;
@@ -205,16 +202,7 @@ impl RoomClient {
             {
                 self.seen.remove(index)
             } else {
-                let mut line = String::new();
-                match self.reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => panic!("the connection ended"),
-                    Ok(_) => {}
-                }
-                let line = line.trim();
-                if line.is_empty() || line == "ok" {
-                    continue;
-                }
-                let message: Value = serde_json::from_str(line).unwrap();
+                let message = self.read_message().expect("the connection ended");
                 if message["type"] != first && message["type"] != second {
                     self.seen.push(message);
                     continue;
