@@ -124,6 +124,7 @@ impl Player {
             multi_pv: 1,
             instant_single_move: true,
             probcut: true,
+            selectivity: None,
         }
     }
 }

@@ -564,6 +564,7 @@ impl<G: Game> Engine<G> {
             multi_pv,
             instant_single_move,
             probcut: true,
+            selectivity: None,
         };
         if request.limits.is_unbounded() {
             log::info!("search without limits: it runs until stopped");

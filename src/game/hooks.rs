@@ -66,6 +66,41 @@ pub struct ProbCut {
     pub sigma: f64,
 }
 
+/// Selective pruning and extensions that a game asks of the two-player search, each off (0 or
+/// `false`) by default. They act only outside the principal variation (the extension also on it)
+/// and never where the side to move must answer a threat ([`SearchHooks::threatened`]). Depths are
+/// in plies left at the node, values in evaluation points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selectivity {
+    /// Futility pruning of the node (reverse futility): with at most this many plies left, a node
+    /// whose static value is at least beta plus [`Selectivity::futility_margin`] per ply left
+    /// after this move returns the static value.
+    pub futility_depth: i32,
+    /// See [`Selectivity::futility_depth`].
+    pub futility_margin: i32,
+    /// Razoring: with at most this many plies left, a node whose static value is below alpha by
+    /// more than [`Selectivity::razor_margin`] per ply returns it (after the game's quick proof
+    /// search found no forced win).
+    pub razor_depth: i32,
+    /// See [`Selectivity::razor_depth`].
+    pub razor_margin: i32,
+    /// Move-count pruning: with at most this many plies left, once a move that does not lose is
+    /// known, the ordinary moves (not the table move or a killer) beyond the first
+    /// `3 + depth^1.3` (half as many where the static value has not improved over two plies) are
+    /// not searched.
+    pub move_count_depth: i32,
+    /// Searches the only reply to a forced position (a node with a single candidate move, such as
+    /// the block of a four) one ply deeper.
+    pub single_reply_extension: bool,
+}
+
+impl Selectivity {
+    /// Whether any pruning needs the static value of inner nodes.
+    pub fn uses_static_value(&self) -> bool {
+        self.futility_depth > 0 || self.razor_depth > 0 || self.move_count_depth > 0
+    }
+}
+
 /// What the search, the engine and the tools ask of a game beyond its rules: evaluation, move
 /// ordering hints, selectivity, the solvers and the playing levels. Only `evaluate` and
 /// `expected_moves_left` must be written; the rest have defaults that suit a plain game.
@@ -125,6 +160,17 @@ pub trait SearchHooks: Rules {
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
         let _ = depth;
         None
+    }
+    /// The selective pruning and extensions the two-player search may use in this game (see
+    /// [`Selectivity`]); asked once per search, of the root. The default uses none.
+    fn selectivity(&self) -> Selectivity {
+        Selectivity::default()
+    }
+    /// Whether the side to move must answer an immediate threat (in Gomoku: the opponent can make
+    /// five, or an open four, next move); the search then neither prunes selectively nor trusts
+    /// the static value. The default is `false`.
+    fn threatened(&self) -> bool {
+        false
     }
     /// How far the game is from its end for an exact solver (empty squares in Reversi), or `None`
     /// when the game has no solver.

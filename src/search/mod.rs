@@ -24,7 +24,8 @@ mod tests;
 use crate::base::score::{self, INFINITY, MAX_PLY};
 use crate::base::transposition::{Bound, Entry, TranspositionTable};
 use crate::game::{
-    Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Strength,
+    Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Selectivity,
+    Strength,
 };
 use crate::search::limits::{IterationTimes, Limits};
 use crate::search::ordering::{History, Killers, MovePicker, Picked, Rank};
@@ -61,6 +62,8 @@ const PROBCUT_THRESHOLD: f64 = 1.5;
 /// With several threads, a node with at least this many plies left is marked busy while searched,
 /// and a later move whose position another thread is searching waits for the end of the list.
 const DEFER_DEPTH: i32 = 2;
+/// The static value of a ply whose node did not compute one (see [`Worker::static_values`]).
+const NO_STATIC_VALUE: i32 = i32::MIN;
 
 /// What a search is asked to do.
 #[derive(Clone, Debug)]
@@ -78,6 +81,9 @@ pub struct SearchRequest {
     /// Cut nodes by ProbCut where the game has a model for it ([`crate::game::SearchHooks::probcut`]); off for
     /// searches that calibrate the model or must not depend on it.
     pub probcut: bool,
+    /// The selective pruning and extensions of a two-player search: `None` (the default) for what
+    /// the game asks ([`crate::game::SearchHooks::selectivity`]), or these instead.
+    pub selectivity: Option<Selectivity>,
 }
 
 impl Default for SearchRequest {
@@ -89,6 +95,7 @@ impl Default for SearchRequest {
             multi_pv: 1,
             instant_single_move: false,
             probcut: true,
+            selectivity: None,
         }
     }
 }
@@ -162,6 +169,9 @@ pub struct Worker<G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Per ply, the moves put off because another thread was searching them.
     deferred: Vec<Vec<Picked<G::Move>>>,
+    /// Per ply, the static value of the node on the current line, for the game's selective
+    /// pruning ([`Selectivity`]); [`NO_STATIC_VALUE`] where the node computed none.
+    static_values: Vec<i32>,
     /// This thread's number in the current search (0 is the main thread).
     thread: usize,
     nodes: u64,
@@ -182,6 +192,7 @@ impl<G: Game> Default for Worker<G> {
             scores: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             deferred: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            static_values: vec![NO_STATIC_VALUE; MAX_PLY + 2],
             thread: 0,
             nodes: 0,
             unreported: 0,
@@ -214,6 +225,8 @@ struct Shared<'a> {
     probcut: bool,
     /// The positions threads are searching now; only with several threads.
     busy: Option<Busy>,
+    /// The game's selective pruning and extensions; none with more than two players.
+    selectivity: Selectivity,
 }
 
 impl Shared<'_> {
@@ -326,6 +339,11 @@ pub fn search_with<G: Game>(
         best_reply,
         probcut: request.probcut,
         busy: (threads > 1).then(Busy::new),
+        selectivity: if players == 2 {
+            request.selectivity.unwrap_or_else(|| root.selectivity())
+        } else {
+            Selectivity::default()
+        },
     };
     let best = std::thread::scope(|scope| {
         let (main_worker, helpers) = workers[..threads].split_first_mut().expect("one worker");
@@ -925,6 +943,28 @@ fn negamax<G: Game>(
         }
     }
 
+    let selectivity = shared.selectivity;
+    let mut static_eval = None;
+    let mut improving = false;
+    if selectivity.uses_static_value() {
+        worker.static_values[ply] = NO_STATIC_VALUE;
+        if !position.threatened() && position.outcome().is_none() {
+            let eval = static_value(position, shared);
+            worker.static_values[ply] = eval;
+            let before = if ply >= 2 {
+                worker.static_values[ply - 2]
+            } else {
+                NO_STATIC_VALUE
+            };
+            improving = before == NO_STATIC_VALUE || eval > before;
+            // Before the proof search: a forced win it might find would only fail higher.
+            if !pv_node && futile(&selectivity, eval, improving, depth, alpha, beta) {
+                return eval;
+            }
+            static_eval = Some(eval);
+        }
+    }
+
     if depth >= PROOF_DEPTH && shared.players == 2 {
         let proof = ProofRequest {
             nodes: NODE_PROOF_NODES,
@@ -947,6 +987,13 @@ fn negamax<G: Game>(
         }
     }
 
+    if let Some(eval) = static_eval {
+        // After the proof search: a forced win would lift the node above the static value.
+        if !pv_node && razored(&selectivity, eval, depth, alpha, beta) {
+            return eval;
+        }
+    }
+
     let mut moves = std::mem::take(&mut worker.moves[ply]);
     let mut scores = std::mem::take(&mut worker.scores[ply]);
     position.search_moves(&mut moves);
@@ -959,6 +1006,10 @@ fn negamax<G: Game>(
             None => static_value(position, shared),
         };
     }
+    // The only reply to a threat costs no depth.
+    let extension = (selectivity.single_reply_extension && moves.len() == 1) as i32;
+    let move_limit = (!pv_node && static_eval.is_some() && depth <= selectivity.move_count_depth)
+        .then(|| move_count_limit(depth, improving));
     scores.clear();
     scores.resize(moves.len(), 0);
     position.score_moves(&moves, &mut scores);
@@ -1010,6 +1061,13 @@ fn negamax<G: Game>(
                     None => break,
                 },
             };
+            // Move-count pruning, once a move that does not lose is known.
+            if move_limit.is_some_and(|limit| index >= limit)
+                && rank == Rank::Ordinary
+                && best > -score::WIN_THRESHOLD
+            {
+                continue;
+            }
             let mut search = |worker: &mut Worker<G>, depth: i32, low: i32, high: i32, pv: bool| {
                 child(
                     worker,
@@ -1024,6 +1082,7 @@ fn negamax<G: Game>(
                     shared,
                 )
             };
+            let depth = depth + extension;
             let value = if index == 0 {
                 search(worker, depth - 1, alpha, beta, pv_node)
             } else {
@@ -1095,6 +1154,44 @@ fn negamax<G: Game>(
         depth,
     );
     best
+}
+
+/// Futility pruning of a node outside the principal variation (see [`Selectivity`]): whether its
+/// static value `eval` is so far above beta that the node fails high without a search. Windows at
+/// proven wins or losses are left alone.
+fn futile(
+    selectivity: &Selectivity,
+    eval: i32,
+    improving: bool,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+) -> bool {
+    let plies_after = (depth - 1 - improving as i32).max(0);
+    depth <= selectivity.futility_depth
+        && !score::is_decisive(alpha)
+        && !score::is_decisive(beta)
+        && eval - selectivity.futility_margin * plies_after >= beta
+}
+
+/// Razoring of a node outside the principal variation (see [`Selectivity`]): whether its static
+/// value `eval` is so far below alpha that the node fails low without a search.
+fn razored(selectivity: &Selectivity, eval: i32, depth: i32, alpha: i32, beta: i32) -> bool {
+    depth <= selectivity.razor_depth
+        && !score::is_decisive(alpha)
+        && !score::is_decisive(beta)
+        && eval + selectivity.razor_margin * depth < alpha
+}
+
+/// How many moves a node `depth` plies deep searches under move-count pruning: `3 + depth^1.3`,
+/// half as many where the static value has not improved over the last two plies.
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let limit = 3 + (depth.max(0) as f64).powf(1.3) as usize;
+    if improving {
+        limit
+    } else {
+        limit / 2
+    }
 }
 
 /// ProbCut (Buro) at a node outside the principal variation: a null-window search `model`'s

@@ -499,3 +499,45 @@ fn a_fixed_time_per_move_is_mostly_used() {
         assert!(longest < Duration::from_millis(1000), "{name}: {longest:?}");
     }
 }
+
+#[test]
+fn futility_pruning_and_razoring_cut_only_outside_proven_windows() {
+    use super::{futile, razored};
+    use crate::game::Selectivity;
+    let selectivity = Selectivity {
+        futility_depth: 3,
+        futility_margin: 50,
+        razor_depth: 2,
+        razor_margin: 40,
+        ..Selectivity::default()
+    };
+    // Two plies left, not improving: futility needs beta + 50 (one ply after this move).
+    assert!(futile(&selectivity, 150, false, 2, 0, 100));
+    assert!(!futile(&selectivity, 149, false, 2, 0, 100));
+    // Improving: one ply less of margin.
+    assert!(futile(&selectivity, 100, true, 2, 0, 100));
+    // Beyond the depth, nothing is pruned.
+    assert!(!futile(&selectivity, 5000, false, 4, 0, 100));
+    // Razoring: below alpha by more than 40 a ply.
+    assert!(razored(&selectivity, -81, 2, 0, 1));
+    assert!(!razored(&selectivity, -80, 2, 0, 1));
+    assert!(!razored(&selectivity, -5000, 3, 0, 1));
+    // Windows at a proven result are left to the search.
+    let win = score::win_in(5, 0);
+    assert!(!futile(&selectivity, 9000, false, 1, win - 1, win));
+    assert!(!razored(&selectivity, -9000, 1, -win, -win + 1));
+    // Nothing is on by default.
+    assert!(!futile(&Selectivity::default(), 9000, true, 1, 0, 1));
+    assert!(!razored(&Selectivity::default(), -9000, 1, 0, 1));
+}
+
+#[test]
+fn move_count_pruning_keeps_more_moves_deeper_and_when_improving() {
+    use super::move_count_limit;
+    let improving: Vec<usize> = (1..=6).map(|depth| move_count_limit(depth, true)).collect();
+    let not: Vec<usize> = (1..=6)
+        .map(|depth| move_count_limit(depth, false))
+        .collect();
+    assert_eq!(improving, [4, 5, 7, 9, 11, 13]);
+    assert_eq!(not, [2, 2, 3, 4, 5, 6]);
+}

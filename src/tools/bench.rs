@@ -70,6 +70,7 @@ impl GameVisitor for BenchVisitor<'_> {
             multi_pv: 1,
             instant_single_move: false,
             probcut: true,
+            selectivity: None,
         };
         let start = Instant::now();
         let outcome = search::search(
@@ -135,7 +136,7 @@ mod tests {
     /// such a change, with the reason.
     const SIGNATURES: [(&str, u64); 3] = [
         ("reversi", 1_530_100),
-        ("gomoku", 151_410),
+        ("gomoku", 19_183),
         ("chinese-checkers", 236_628),
     ];
 

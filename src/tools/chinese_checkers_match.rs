@@ -275,6 +275,7 @@ fn choose(
         multi_pv: 1,
         instant_single_move: true,
         probcut: true,
+        selectivity: None,
     };
     let mode = mode.unwrap_or_else(|| position.multiplayer_search(request.limits.depth));
     let outcome = search::search_with(

@@ -255,6 +255,7 @@ fn engine_move(
         instant_single_move: true,
         // The training data must not depend on a ProbCut model calibrated on the weights it trains.
         probcut: false,
+        selectivity: None,
     };
     stop.store(false, Ordering::Relaxed);
     let outcome = search::search(position, &request, table, stop, workers, &mut |_| {});

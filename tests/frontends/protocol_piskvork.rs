@@ -280,6 +280,15 @@ fn searched_milliseconds(messages: &[String]) -> u64 {
         .unwrap_or_else(|| panic!("a MESSAGE line with the time: {messages:?}"))
 }
 
+/// The first of a few points near the centre that no move in `taken` holds: the opponent's next
+/// move must not land on a point the engine chose (which depends on how far its search got).
+fn free_point(taken: &[(usize, usize)]) -> (usize, usize) {
+    [(9, 9), (10, 10), (5, 9), (9, 5), (4, 4)]
+        .into_iter()
+        .find(|point| !taken.contains(point))
+        .expect("five points cannot all be taken by four moves")
+}
+
 #[test]
 fn the_time_limits_are_kept() {
     // A match clock nearly out: the search keeps to a share of the time left (at most a quarter),
@@ -289,7 +298,7 @@ fn the_time_limits_are_kept() {
     let start = Instant::now();
     engine.send_raw(b"TURN 7,7\r\n");
     let (messages, reply) = engine.read_piskvork();
-    point(&reply, 15);
+    let mut taken = vec![(7, 7), point(&reply, 15)];
     assert!(searched_milliseconds(&messages) <= 375, "{messages:?}");
     assert!(
         start.elapsed() < Duration::from_millis(1500),
@@ -299,9 +308,10 @@ fn the_time_limits_are_kept() {
     // Time running out (even below zero) still gives a move at once.
     engine.piskvork_silent(&["INFO time_left -20"]);
     let start = Instant::now();
-    engine.send_raw(b"TURN 9,9\r\n");
+    let second = free_point(&taken);
+    engine.send_raw(format!("TURN {},{}\r\n", second.0, second.1).as_bytes());
     let (messages, reply) = engine.read_piskvork();
-    point(&reply, 15);
+    taken.extend([second, point(&reply, 15)]);
     assert!(searched_milliseconds(&messages) <= 50, "{messages:?}");
     assert!(
         start.elapsed() < Duration::from_millis(1000),
@@ -310,7 +320,8 @@ fn the_time_limits_are_kept() {
     );
     // A turn limit holds without a match limit.
     engine.piskvork_silent(&["INFO timeout_match 0", "INFO timeout_turn 300"]);
-    engine.send_raw(b"TURN 10,10\r\n");
+    let third = free_point(&taken);
+    engine.send_raw(format!("TURN {},{}\r\n", third.0, third.1).as_bytes());
     let (messages, reply) = engine.read_piskvork();
     point(&reply, 15);
     assert!(searched_milliseconds(&messages) < 300, "{messages:?}");

@@ -1,13 +1,14 @@
 //! The search on Gomoku: the basic tactics under each rule (win in one, block a four, block an
 //! open three, play a winning four-three), `solve`, determinism at one thread and a fixed depth,
 //! one and two threads agreeing on won positions, level 1 as the greedy player, and the root's
-//! defence against the opponent's threat win.
+//! defence against the opponent's threat win; the tactics again under the most selective
+//! pruning, and the extension of the only reply to a four.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabula::base::score;
 use tabula::base::transposition::TranspositionTable;
-use tabula::game::{Rules, SearchHooks, SolveRequest, Strength};
+use tabula::game::{Rules, SearchHooks, Selectivity, SolveRequest, Strength};
 use tabula::games::gomoku::evaluation::greedy_score;
 use tabula::games::gomoku::threats::Kind;
 use tabula::games::gomoku::vcf::{Budget, ThreatSolver};
@@ -19,6 +20,31 @@ use crate::gomoku_positions;
 use gomoku_positions::{position, RULES};
 
 fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutcome<GomokuMove> {
+    search_under(game, depth, threads, strength, None)
+}
+
+/// Pruning far more selective than any a game would ask for: futility pruning and razoring at
+/// every depth with no margin, move-count pruning everywhere, and the single-reply extension.
+const RECKLESS: Selectivity = Selectivity {
+    futility_depth: 64,
+    futility_margin: 0,
+    razor_depth: 64,
+    razor_margin: 0,
+    move_count_depth: 64,
+    single_reply_extension: true,
+};
+
+/// The game's own selectivity and [`RECKLESS`].
+const SELECTIVITIES: [Option<Selectivity>; 2] = [None, Some(RECKLESS)];
+
+/// [`search`] with `selectivity` instead of the game's own (`None`: the game's).
+fn search_under(
+    game: &Gomoku,
+    depth: u32,
+    threads: usize,
+    strength: u8,
+    selectivity: Option<Selectivity>,
+) -> SearchOutcome<GomokuMove> {
     let table = TranspositionTable::new(16);
     let mut workers: Vec<Worker<Gomoku>> = Vec::new();
     let request = SearchRequest {
@@ -31,6 +57,7 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
         multi_pv: 1,
         instant_single_move: false,
         probcut: true,
+        selectivity,
     };
     search::search(
         game,
@@ -42,9 +69,17 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
     )
 }
 
+/// The best move at `depth`, the same under every selectivity of [`SELECTIVITIES`].
 fn best(game: &Gomoku, depth: u32) -> String {
-    let outcome = search(game, depth, 1, 8);
-    game.format_move(outcome.best_move().unwrap())
+    let moves: Vec<String> = SELECTIVITIES
+        .iter()
+        .map(|&selectivity| {
+            let outcome = search_under(game, depth, 1, 8, selectivity);
+            game.format_move(outcome.best_move().unwrap())
+        })
+        .collect();
+    assert_eq!(moves[0], moves[1], "the selectivities disagree");
+    moves[0].clone()
 }
 
 /// Both colours: the shape for the side to move (or, with `against`, for its opponent).
@@ -88,9 +123,14 @@ fn an_open_three_is_always_stopped() {
         // The opponent's open three f8 g8 h8; the side to move has scattered stones.
         for game in both_colours(rule, &["c12", "m12", "l3"], &["f8", "g8", "h8"]) {
             let side = game.side_to_move();
-            for depth in [1, 2, 4] {
+            for (depth, selectivity) in [1, 2, 4]
+                .into_iter()
+                .flat_map(|depth| SELECTIVITIES.map(|selectivity| (depth, selectivity)))
+            {
                 let mut after = game.clone();
-                let mv = search(&game, depth, 1, 8).best_move().unwrap();
+                let mv = search_under(&game, depth, 1, 8, selectivity)
+                    .best_move()
+                    .unwrap();
                 after.try_play(mv).unwrap();
                 assert!(
                     after.threats().points(1 - side, Kind::OpenFour).is_empty(),
@@ -109,8 +149,11 @@ fn a_four_three_is_played_and_scored_as_a_win() {
         let own = ["e8", "f8", "g8", "h6", "h7"];
         let other = ["d8", "c12", "m12", "l3", "a7"];
         for game in both_colours(rule, &own, &other) {
-            for depth in [1, 3, 5] {
-                let outcome = search(&game, depth, 1, 8);
+            for (depth, selectivity) in [1, 3, 5]
+                .into_iter()
+                .flat_map(|depth| SELECTIVITIES.map(|selectivity| (depth, selectivity)))
+            {
+                let outcome = search_under(&game, depth, 1, 8, selectivity);
                 let value = outcome.score().unwrap();
                 assert!(
                     value >= score::WIN_THRESHOLD,
@@ -133,8 +176,13 @@ fn assert_the_root_defends(game: &Gomoku, lost: &str, threat: Budget) {
         "the opponent wins by threats after {}",
         game.format_move(lost)
     );
-    for depth in [2, 4, 6] {
-        let mv = search(game, depth, 1, 8).best_move().unwrap();
+    for (depth, selectivity) in [2, 4, 6]
+        .into_iter()
+        .flat_map(|depth| SELECTIVITIES.map(|selectivity| (depth, selectivity)))
+    {
+        let mv = search_under(game, depth, 1, 8, selectivity)
+            .best_move()
+            .unwrap();
         assert_ne!(mv, lost, "depth {depth}");
         let mut after = game.clone();
         after.play_unchecked(mv);
@@ -175,6 +223,32 @@ fn the_root_defends_against_a_threat_win_with_four_threes() {
         "not with three open threes"
     );
     assert_the_root_defends(&game, "i8", Budget::vct(100_000, 30, 4));
+}
+
+/// The side to move can make a four (h8, against d8) but has no win: at depth 2 the opponent's
+/// block of that four is its only reply, and the extension searches it one ply deeper, so the
+/// search reaches ply 3 only with the extension.
+#[test]
+fn the_only_reply_to_a_four_is_searched_one_ply_deeper() {
+    for rule in RULES {
+        let game = position(
+            rule,
+            &["e8", "f8", "g8", "c12"],
+            &["d8", "m12", "l3", "c3"],
+            true,
+        );
+        let reach = |single_reply_extension| {
+            let selectivity = Selectivity {
+                single_reply_extension,
+                ..Selectivity::default()
+            };
+            let outcome = search_under(&game, 2, 1, 8, Some(selectivity));
+            assert!(!score::is_decisive(outcome.score().unwrap()), "{rule:?}");
+            outcome.best.unwrap().selective_depth
+        };
+        assert_eq!(reach(false), 2, "{rule:?}");
+        assert!(reach(true) >= 3, "{rule:?}");
+    }
 }
 
 #[test]

@@ -471,6 +471,32 @@ fn search_moves_win_block_or_stay_near() {
     assert_eq!(moves.len(), 8);
 }
 
+/// The search prunes selectively only where the side to move faces no threat: not against a four
+/// (a five to block) nor an open three (an open four to stop).
+#[test]
+fn threatened_means_a_four_or_an_open_three_of_the_opponent() {
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        // White to move against black's four, closed at d8.
+        let four = position(rule, &["e8", "f8", "g8", "h8"], &["d8", "a9", "c9"], true);
+        assert!(four.threatened(), "{rule:?}");
+        // White to move against black's open three.
+        let three = position(rule, &["f8", "g8", "h8"], &["a9", "c9"], true);
+        assert!(three.threatened(), "{rule:?}");
+        // Black to move with that open three of its own: no threat against it.
+        let own = position(
+            rule,
+            &["f8", "g8", "h8", "m13"],
+            &["a9", "c9", "a11"],
+            false,
+        );
+        assert!(!own.threatened(), "{rule:?}");
+        // A closed three is no threat.
+        let closed = position(rule, &["f8", "g8", "h8"], &["e8", "c9"], true);
+        assert!(!closed.threatened(), "{rule:?}");
+        assert!(!Gomoku::new(15, rule).unwrap().threatened());
+    }
+}
+
 #[test]
 fn evaluation_stays_bounded_and_sees_threats() {
     let bound = crate::base::score::MAX_EVALUATION;
