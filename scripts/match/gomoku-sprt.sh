@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Self-play SPRT for a Gomoku search change: NEW against BASE, two Tabula engines at level 8 on
-# one thread each, at a fixed node count per move. A node count is fair to a change of
-# selectivity (both sides get the same number of nodes, whatever the machine's load does to
-# their speed); it does not charge a change for time it spends per node, so a speed-neutral
-# result wants a confirmation at a time control. The openings are the 200 random and 183
+# one thread each, at a fixed node count per move (NODES; 0 for none, then give a clock such as
+# `--movetime 100`). A node count is immune to the machine's load, but it does not charge a change
+# for work it adds per node (Gomoku's proof searches at inner nodes are not counted): pruning
+# that leaves out leaves gained at 20,000 nodes and lost at 100 ms a move, so confirm a node-count
+# result at a time control. The openings are the 200 random and 183
 # balanced 15x15 ones of data/openings/ (383 pairs with colours swapped; with a fixed node count
 # both engines are deterministic, so a second round would only repeat the first), then as many
 # more random ones as EXTRA asks (four stones in the 7x7 square around the centre, drawn by

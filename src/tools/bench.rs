@@ -136,7 +136,7 @@ mod tests {
     /// such a change, with the reason.
     const SIGNATURES: [(&str, u64); 3] = [
         ("reversi", 1_530_100),
-        ("gomoku", 19_183),
+        ("gomoku", 151_410),
         ("chinese-checkers", 236_628),
     ];
 

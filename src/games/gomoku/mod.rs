@@ -25,8 +25,8 @@ pub mod vcf;
 use crate::base::cpu::{self, InstructionSet};
 use crate::base::words::{out_of_range, plural, NumberRange};
 use crate::game::{
-    ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Selectivity,
-    Solution, SolveRequest, Strength,
+    ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
+    SolveRequest, Strength,
 };
 use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
@@ -144,19 +144,6 @@ impl fmt::Debug for Gomoku {
             .finish()
     }
 }
-
-/// The search's selective pruning in Gomoku, each part kept after a self-play SPRT at a fixed
-/// node count (see `docs/results/gomoku.md`): futility pruning up to three plies left with 60
-/// points a ply (about an open three's worth), then move-count pruning up to eight plies left.
-/// The single-reply extension was undecided and razoring untested: both stay off.
-const SELECTIVITY: Selectivity = Selectivity {
-    futility_depth: 3,
-    futility_margin: 60,
-    razor_depth: 0,
-    razor_margin: 0,
-    move_count_depth: 8,
-    single_reply_extension: false,
-};
 
 /// The sizes a board may have.
 pub const SIZES: NumberRange = NumberRange::new(MIN_SIZE as u64, MAX_SIZE as u64);
@@ -763,10 +750,6 @@ impl SearchHooks for Gomoku {
 
     fn forget_thread_memory(&self) {
         vcf::forget_thread_solver();
-    }
-
-    fn selectivity(&self) -> Selectivity {
-        SELECTIVITY
     }
 
     fn threatened(&self) -> bool {
