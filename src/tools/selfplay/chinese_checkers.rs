@@ -662,6 +662,32 @@ mod tests {
         }
     }
 
+    /// A contender's flags become its engine's settings: the level, the threads, the search for
+    /// three or more players and whether the race solver may answer.
+    #[test]
+    fn contenders_become_engine_settings() {
+        let settings = MatchSettings::at_fixed_depth(
+            RuleSet::default(),
+            vec![Contender::Greedy, "8:paranoid:norace:t2".parse().unwrap()],
+            1,
+            1,
+            1,
+            3,
+        );
+        let greedy = engine_contender(settings.lineup[0], &settings, None);
+        assert_eq!(greedy.settings.level, 1);
+        let engine = engine_contender(settings.lineup[1], &settings, Some(Weights::DEFAULT));
+        assert_eq!(engine.settings.level, 8);
+        assert_eq!(engine.settings.threads, 2);
+        assert_eq!(
+            engine.settings.multiplayer_search,
+            Some(MultiplayerSearch::Paranoid)
+        );
+        assert!(!engine.settings.direct_moves);
+        assert_eq!(engine.limits.and_then(|limits| limits.depth), Some(3));
+        assert!(engine.prepare.is_some());
+    }
+
     #[test]
     fn a_two_thread_seat_plays_a_game() {
         let settings = MatchSettings {
