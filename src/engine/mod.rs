@@ -537,14 +537,22 @@ impl<G: Game> Engine<G> {
             }
         }
         // A move the game chooses by its own means (Chinese Checkers' greedy level 1 and its race
-        // solver), when playing.
-        if multi_pv == 1 && instant_single_move {
+        // solver), when playing; above level 1 only while the settings allow it.
+        let direct = self.settings.direct_moves || self.settings.level <= 1;
+        if multi_pv == 1 && instant_single_move && direct {
             let request = DirectRequest {
                 level: self.settings.level,
                 seed: self.settings.seed,
                 stop: self.stop.flag(),
                 start,
-                hard_time: limits.hard_time,
+                // Limits given for the search alone (a fixed depth) leave the game's own means
+                // the move time of the settings.
+                hard_time: limits.hard_time.or_else(|| match self.settings.movetime {
+                    MoveTime::Fixed(time) => {
+                        clock::move_time(time, self.settings.overhead).hard_time
+                    }
+                    _ => None,
+                }),
             };
             if let Some(direct) = self.position.direct_move(&request) {
                 let found = self.report_of_direct(direct, &profile, start);
@@ -573,9 +581,14 @@ impl<G: Game> Engine<G> {
         let mut each = |iteration: &Iteration<G::Move>| {
             report(&report_of_iteration(iteration, unit));
         };
-        let outcome = search::search(
+        let mode = self
+            .settings
+            .multiplayer_search
+            .unwrap_or_else(|| self.position.multiplayer_search(request.limits.depth));
+        let outcome = search::search_with(
             &self.position,
             &request,
+            mode,
             &self.table,
             self.stop.flag(),
             &mut self.workers,

@@ -6,6 +6,7 @@
 
 use crate::base::budget::SharedLimits;
 use crate::base::words::NumberRange;
+use crate::game::MultiplayerSearch;
 use std::time::Duration;
 
 /// How long a move may think when no depth or node limit is set.
@@ -61,6 +62,13 @@ pub struct Settings {
     /// Budgets shared with other sessions in the same process (the server's): a search takes
     /// its threads from them and a table its memory. `None`: take what the settings ask.
     pub shared: Option<SharedLimits>,
+    /// How three or more players are searched; `None`: as the game chooses. Not a protocol
+    /// option: the self-play tools set it to compare the searches.
+    pub multiplayer_search: Option<MultiplayerSearch>,
+    /// Whether a move the game chooses by its own means (Chinese Checkers' race solver) may
+    /// answer before the search above level 1 (level 1's greedy player always answers so). Not a protocol option:
+    /// the self-play tools turn it off to measure the search alone.
+    pub direct_moves: bool,
 }
 
 impl Default for Settings {
@@ -76,6 +84,8 @@ impl Default for Settings {
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MILLIS),
             seed: 0,
             shared: None,
+            multiplayer_search: None,
+            direct_moves: true,
         }
     }
 }
