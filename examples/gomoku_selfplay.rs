@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use tabula::base::transposition::TranspositionTable;
 use tabula::engine::clock;
 use tabula::game::{Rules, Strength};
-use tabula::games::gomoku::evaluation::Weights;
+use tabula::games::gomoku::evaluation::{SharedWeights, Weights};
 use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 use tabula::search::limits::Limits;
 use tabula::search::{self, SearchRequest, Worker};
@@ -61,7 +61,7 @@ struct Player {
     movetime: Option<u64>,
     nodes: Option<u64>,
     strength: u8,
-    weights: Option<&'static Weights>,
+    weights: Option<SharedWeights>,
 }
 
 impl Player {
@@ -99,7 +99,7 @@ impl Player {
                 "weights" => {
                     let text = std::fs::read_to_string(value).expect("a weight file");
                     let weights = Weights::parse(&text).expect("valid weights");
-                    player.weights = Some(Box::leak(Box::new(weights)));
+                    player.weights = Some(weights.shared());
                 }
                 _ => panic!("unknown player key '{key}'"),
             }
@@ -277,8 +277,8 @@ fn play_game(
             continue;
         }
         let mut position = game.clone();
-        if let Some(weights) = seat.player.weights {
-            position.set_weights(weights);
+        if let Some(weights) = &seat.player.weights {
+            position.set_weights(weights.clone());
         }
         let stop = AtomicBool::new(false);
         let outcome = search::search(

@@ -539,8 +539,15 @@ pub fn error_files(data: &[std::path::PathBuf]) -> Result<()> {
         .lines()
         .filter(|line| !line.trim().is_empty())
         .collect();
+    // The weights of `tabula --weights`, the default of every position.
+    let patterns = evaluation::default_patterns();
     let reports = error_by_empties(&lines, |position| {
-        evaluation::evaluate(position.player, position.opponent, Strength::FULL)
+        evaluation::evaluate(
+            position.player,
+            position.opponent,
+            Strength::FULL,
+            patterns.values.as_ref(),
+        )
     })?;
     println!(
         "{:>7} {:>9} {:>8} {:>8} {:>9}",
