@@ -16,7 +16,9 @@ use tabula::protocol::{self, output::Output, Protocol};
 #[command(name = "tabula", version, about)]
 struct Cli {
     /// The Reversi pattern weights for full-strength evaluation: a weight file written by
-    /// `tabula train reversi`, `none` for the hand-made evaluation, or `embedded` (the default).
+    /// `tabula train reversi`, `none` for the hand-made evaluation, or `embedded` (the default). A
+    /// shorthand for the `weights` option of every Reversi session (`set_game reversi
+    /// weights=FILE`, `set_option weights FILE`), which a session's own option overrides.
     #[arg(long, global = true, default_value = "embedded")]
     weights: String,
     /// The protocol to speak: gtp, piskvork (gomocup) or nboard. Without it the first line
@@ -228,18 +230,16 @@ fn parse_protocol(name: &str) -> Result<Protocol, String> {
         .ok_or_else(|| format!("unknown protocol '{name}' (gtp, piskvork, nboard)"))
 }
 
-/// Installs the pattern weights named on the command line.
+/// Makes the Reversi pattern weights named on the command line the default of every position: a
+/// shorthand for the `weights` game option of every session.
 fn choose_weights(choice: &str) -> Result<()> {
-    use tabula::games::reversi::{evaluation, patterns::Weights};
-    match choice {
-        "embedded" => Ok(()),
-        "none" => Ok(evaluation::install(None)?),
-        path => {
-            let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
-            let weights = Weights::decode(&bytes).with_context(|| format!("decoding {path}"))?;
-            Ok(evaluation::install(Some(weights))?)
-        }
+    use tabula::games::{reversi::evaluation, WeightsChoice};
+    let choice = WeightsChoice::parse(choice);
+    if choice == WeightsChoice::Default || choice == WeightsChoice::File("embedded".into()) {
+        return Ok(());
     }
+    let patterns = evaluation::load(&choice)?;
+    Ok(evaluation::set_default(patterns)?)
 }
 
 fn bench(settings: &tabula::tools::bench::BenchSettings) {

@@ -167,6 +167,21 @@ impl<G: Game> Engine<G> {
         &self.settings
     }
 
+    /// The value of an option of [`OPTIONS`] as text, from the settings or the game.
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidOption`] for an unknown option.
+    pub fn option_value(&self, name: &str) -> Result<String, EngineError> {
+        let option = options::find(name).map_err(EngineError::InvalidOption)?;
+        Ok(option.get(&self.settings).unwrap_or_else(|| {
+            self.position
+                .options()
+                .into_iter()
+                .find(|(key, _)| key == option.name)
+                .map_or_else(|| option.default.to_string(), |(_, value)| value)
+        }))
+    }
+
     /// Sets an option of [`OPTIONS`]. A new `hash` size allocates a new table first and keeps the
     /// old one when that fails.
     ///
@@ -175,6 +190,18 @@ impl<G: Game> Engine<G> {
     /// [`EngineError::Memory`] when the table cannot be had.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let option = options::find(name).map_err(EngineError::InvalidOption)?;
+        if option.held_by_game() {
+            if option.kind == options::OptionKind::File && !self.settings.local_files {
+                return Err(EngineError::InvalidOption(format!(
+                    "{} names a file, which this session may not read",
+                    option.name
+                )));
+            }
+            self.position.set_option(option.name, value)?;
+            // What the table and the per-thread state learnt came from the old evaluation.
+            self.forget();
+            return Ok(());
+        }
         let mut settings = self.settings.clone();
         option
             .set(&mut settings, value)

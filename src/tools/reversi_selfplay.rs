@@ -84,7 +84,7 @@ impl Default for SelfPlayConfig {
 }
 
 /// One labelled position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labelled {
     /// The position.
     pub position: Reversi,
@@ -153,7 +153,7 @@ pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTa
         // The result says little about a position that random moves follow: keep those out.
         if plies >= random_moves {
             record.positions.push(Labelled {
-                position,
+                position: position.clone(),
                 score: 0,
                 search: None,
             });
@@ -225,7 +225,7 @@ fn solve_to_the_end(
         );
         result.get_or_insert(black);
         record.positions.push(Labelled {
-            position: *position,
+            position: position.clone(),
             score,
             search: None,
         });
@@ -594,7 +594,10 @@ mod tests {
             let mut text = Vec::new();
             write_line(&mut text, &positions[5], number).expect("write");
             let line = String::from_utf8(text).expect("utf-8");
-            assert_eq!(read_line(&line), Some((positions[5], number as u64)));
+            assert_eq!(
+                read_line(&line),
+                Some((positions[5].clone(), number as u64))
+            );
             // Engine-chosen positions carry their search score; solved ones do not.
             assert!(positions.iter().any(|labelled| labelled.search.is_some()));
             assert!(positions

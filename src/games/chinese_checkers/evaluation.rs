@@ -18,7 +18,9 @@
 use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove, Finish, PIECES};
 use crate::base::score::{middle_place, MAX_EVALUATION};
-use crate::game::{Player, Rules, ScoreUnit, Strength};
+use crate::game::{GameError, Player, Rules, ScoreUnit, Strength};
+use crate::games::{LoadedWeights, WeightsChoice};
+use std::sync::Arc;
 
 /// One row of progress toward the goal, in evaluation units.
 pub const ROW: i32 = 16;
@@ -113,6 +115,36 @@ impl Weights {
             _ => None,
         }
     }
+}
+
+/// The weights the `weights` option names, with the file for the game's options: `default` (the
+/// built-in [`Weights::DEFAULT`]) or a file of `key=value` pairs, separated by commas, spaces or
+/// lines, `#` starting a comment (the form `Weights`' `FromStr` reads, over several lines).
+///
+/// # Errors
+/// [`GameError::InvalidOption`] naming the file and what is wrong with it.
+pub fn load(choice: &WeightsChoice) -> Result<(Weights, Option<Arc<str>>), GameError> {
+    let loaded = crate::games::load_weights(
+        "chinese-checkers",
+        choice,
+        || {
+            Arc::new(LoadedWeights {
+                file: None,
+                values: Weights::DEFAULT,
+            })
+        },
+        |bytes| {
+            let text = std::str::from_utf8(bytes).map_err(|_| "it is not text".to_string())?;
+            let pairs: Vec<&str> = text
+                .lines()
+                .map(|line| line.split('#').next().unwrap_or(""))
+                .flat_map(|line| line.split(|c: char| c == ',' || c.is_whitespace()))
+                .filter(|pair| !pair.is_empty())
+                .collect();
+            pairs.join(",").parse()
+        },
+    )?;
+    Ok((loaded.values, loaded.file.as_deref().map(Arc::from)))
 }
 
 impl std::str::FromStr for Weights {

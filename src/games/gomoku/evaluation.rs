@@ -22,8 +22,9 @@ use super::patterns::{Pattern, PATTERN_COUNT};
 use super::threats::Kind;
 use super::{Gomoku, GomokuMove};
 use crate::base::score::MAX_EVALUATION;
-use crate::game::{Player, Strength};
-use std::sync::OnceLock;
+use crate::game::{GameError, Player, Strength};
+use crate::games::{LoadedWeights, WeightsChoice};
+use std::sync::{Arc, OnceLock};
 
 /// Evaluations stay within this bound, strictly inside `±MAX_EVALUATION`.
 const BOUND: i32 = MAX_EVALUATION - 1;
@@ -220,12 +221,40 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-/// The weights the engine plays with, from `data/gomoku-weights.txt`.
-pub fn weights() -> &'static Weights {
-    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        Weights::parse(include_str!("../../../data/gomoku-weights.txt"))
-            .expect("data/gomoku-weights.txt is valid")
+/// Weights as a position holds them: shared, with the file they came from.
+pub type SharedWeights = Arc<LoadedWeights<Weights>>;
+
+impl Weights {
+    /// These weights as a position holds them, from no file (a tool's own weights).
+    pub fn shared(self) -> SharedWeights {
+        Arc::new(LoadedWeights {
+            file: None,
+            values: self,
+        })
+    }
+}
+
+/// The built-in weights, from `data/gomoku-weights.txt`, made once per process.
+pub fn weights() -> SharedWeights {
+    static WEIGHTS: OnceLock<SharedWeights> = OnceLock::new();
+    WEIGHTS
+        .get_or_init(|| {
+            Weights::parse(include_str!("../../../data/gomoku-weights.txt"))
+                .expect("data/gomoku-weights.txt is valid")
+                .shared()
+        })
+        .clone()
+}
+
+/// The weights the `weights` option names: `default` (built in) or a file of `name value` lines
+/// ([`Weights::parse`]).
+///
+/// # Errors
+/// [`GameError::InvalidOption`] naming the file and what is wrong with it.
+pub fn load(choice: &WeightsChoice) -> Result<SharedWeights, GameError> {
+    crate::games::load_weights("gomoku", choice, weights, |bytes| {
+        let text = std::str::from_utf8(bytes).map_err(|_| "it is not text".to_string())?;
+        Weights::parse(text)
     })
 }
 
@@ -300,7 +329,7 @@ pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
     if let Some(value) = decisive_threats(game) {
         return value;
     }
-    pattern_value(game, game.weights)
+    pattern_value(game, &game.weights.values)
 }
 
 /// The greedy player's choice among `moves`: the first with the highest [`greedy_score`].

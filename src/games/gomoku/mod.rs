@@ -129,8 +129,8 @@ pub struct Gomoku {
     lines: [[u32; MAX_LINES]; 2],
     /// What a stone would make on every empty point, for each colour (see [`threats`]).
     threats: Threats,
-    /// The evaluation's weights.
-    weights: &'static evaluation::Weights,
+    /// The evaluation's weights, shared with the positions made from this one.
+    weights: evaluation::SharedWeights,
 }
 
 impl fmt::Debug for Gomoku {
@@ -194,6 +194,7 @@ impl Gomoku {
     pub fn from_options(options: &[(String, String)]) -> Result<Gomoku, GameError> {
         let mut size = DEFAULT_SIZE;
         let mut rule = Rule::Freestyle;
+        let mut weights = None;
         for (key, value) in options {
             match key.to_ascii_lowercase().as_str() {
                 "size" => {
@@ -208,18 +209,27 @@ impl Gomoku {
                         ))
                     })?;
                 }
+                crate::games::WEIGHTS => {
+                    weights = Some(evaluation::load(&crate::games::WeightsChoice::parse(
+                        value,
+                    ))?);
+                }
                 _ => {
                     return Err(GameError::InvalidOption(format!(
-                        "unknown gomoku option '{key}' (size, rule)"
+                        "unknown gomoku option '{key}' (size, rule, weights)"
                     )))
                 }
             }
         }
-        Gomoku::new(size, rule)
+        let mut game = Gomoku::new(size, rule)?;
+        if let Some(weights) = weights {
+            game.weights = weights;
+        }
+        Ok(game)
     }
 
     /// Evaluates with `weights` from now on (this position and those made from it).
-    pub fn set_weights(&mut self, weights: &'static evaluation::Weights) {
+    pub fn set_weights(&mut self, weights: evaluation::SharedWeights) {
         self.weights = weights;
     }
 
@@ -505,10 +515,20 @@ impl Rules for Gomoku {
     }
 
     fn options(&self) -> Vec<(String, String)> {
-        vec![
+        let mut options = vec![
             ("size".to_string(), self.size.to_string()),
             ("rule".to_string(), self.rule.name().to_string()),
-        ]
+        ];
+        options.extend(self.weights.option());
+        options
+    }
+
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), GameError> {
+        if key != crate::games::WEIGHTS {
+            return Err(crate::game::rules::fixed_option(self.name(), key));
+        }
+        self.weights = evaluation::load(&crate::games::WeightsChoice::parse(value))?;
+        Ok(())
     }
 
     fn player_count(&self) -> usize {
@@ -700,7 +720,7 @@ impl Rules for Gomoku {
     fn start_position(&self) -> Gomoku {
         let mut start =
             Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
-        start.weights = self.weights;
+        start.weights = self.weights.clone();
         start
     }
 }

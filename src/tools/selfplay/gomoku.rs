@@ -99,12 +99,10 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
                     std::fs::read_to_string(value).with_context(|| format!("reading {value}"))?;
                 let weights =
                     Weights::parse(&text).map_err(|error| anyhow!("weights {value}: {error}"))?;
-                // Positions hold their weights by reference, for the whole run.
-                let weights: &'static Weights = Box::leak(Box::new(weights));
-                prepare = Some(
-                    Arc::new(move |position: &mut Gomoku| position.set_weights(weights))
-                        as super::Prepare<Gomoku>,
-                );
+                let weights = weights.shared();
+                prepare = Some(Arc::new(move |position: &mut Gomoku| {
+                    position.set_weights(weights.clone())
+                }) as super::Prepare<Gomoku>);
             }
             _ => bail!(
                 "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights)"

@@ -4,7 +4,7 @@
 //! hand-made evaluation with the exact scores.
 
 use crate::game::Strength;
-use crate::games::reversi::evaluation::{evaluate, hand_made, DISC};
+use crate::games::reversi::evaluation::{default_patterns, evaluate, hand_made, DISC};
 use crate::games::reversi::obf;
 use anyhow::{anyhow, Context, Result};
 use std::path::PathBuf;
@@ -28,6 +28,7 @@ fn correlation(pairs: &[(f64, f64)]) -> f64 {
 /// # Errors
 /// A file cannot be read or is no `.obf` file.
 pub fn measure(files: &[PathBuf]) -> Result<()> {
+    let patterns_in_use = default_patterns();
     for file in files {
         let name = file.display();
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {name}"))?;
@@ -39,7 +40,13 @@ pub fn measure(files: &[PathBuf]) -> Result<()> {
                 continue;
             };
             let (player, opponent) = (entry.position.player, entry.position.opponent);
-            let value = evaluate(player, opponent, Strength::FULL) as f64 / DISC as f64;
+            let value = evaluate(
+                player,
+                opponent,
+                Strength::FULL,
+                patterns_in_use.values.as_ref(),
+            ) as f64
+                / DISC as f64;
             patterns.push((value, exact as f64));
             hand.push((hand_made(player, opponent, 7) as f64, exact as f64));
         }
