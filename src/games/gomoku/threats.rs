@@ -144,15 +144,15 @@ impl Kind {
 
 // Per-pattern contributions to a point's tallies, summed over its four directions: fields of
 // three bits (at most four directions add to one), four for the fours (a double four on one line
-// counts two, as renju counts them).
-const FIVES: u32 = 0;
-const FOURS: u32 = 3;
-const OPEN_FOURS: u32 = 7;
-const THREES: u32 = 10;
-const OVERLINES: u32 = 13;
-const FIELD: u32 = 0b111;
+// counts two, as renju counts them). Sixteen bits in all, so a tally is a `u16`.
+const FIVES: u16 = 0;
+const FOURS: u16 = 3;
+const OPEN_FOURS: u16 = 7;
+const THREES: u16 = 10;
+const OVERLINES: u16 = 13;
+const FIELD: u16 = 0b111;
 
-const fn contribution(pattern: Pattern) -> u32 {
+const fn contribution(pattern: Pattern) -> u16 {
     match pattern {
         Pattern::Five => 1 << FIVES,
         Pattern::Overline => 1 << OVERLINES,
@@ -164,7 +164,7 @@ const fn contribution(pattern: Pattern) -> u32 {
     }
 }
 
-const CONTRIBUTIONS: [u32; PATTERN_COUNT] = {
+const CONTRIBUTIONS: [u16; PATTERN_COUNT] = {
     let mut table = [0; PATTERN_COUNT];
     let mut index = 0;
     while index < PATTERN_COUNT {
@@ -178,11 +178,17 @@ const CONTRIBUTIONS: [u32; PATTERN_COUNT] = {
 /// renju.
 #[inline]
 pub fn kinds_of(patterns: &[Pattern; DIRECTIONS], forbids: bool) -> u8 {
-    let tally: u32 = patterns
+    let tally = patterns
         .iter()
         .map(|&pattern| CONTRIBUTIONS[pattern as usize])
         .sum();
-    let field = |shift: u32| (tally >> shift) & FIELD;
+    kinds_of_tally(tally, forbids)
+}
+
+/// The kinds of a point for one colour from the sum of its patterns' [`CONTRIBUTIONS`].
+#[inline]
+fn kinds_of_tally(tally: u16, forbids: bool) -> u8 {
+    let field = |shift: u16| (tally >> shift) & FIELD;
     if field(FIVES) > 0 {
         return Kind::Five.bit();
     }
@@ -219,10 +225,15 @@ pub struct Threats {
     /// By colour, point and direction: what a stone of that colour there makes on that line.
     /// [`Pattern::None`] on occupied points.
     patterns: [[[Pattern; DIRECTIONS]; MAX_POINTS]; 2],
+    /// By colour and point: the sum of the four patterns' [`CONTRIBUTIONS`], kept with the
+    /// patterns so that a point's kinds are read from it instead of summed again.
+    tallies: [[u16; MAX_POINTS]; 2],
     /// By colour and point: the [`Kind`] bits.
     kinds: [[u8; MAX_POINTS]; 2],
     /// By colour and kind: the points of that kind.
     sets: [[PointSet; KIND_COUNT]; 2],
+    /// By colour and kind: how many points are of that kind (the size of the set).
+    sizes: [[i32; KIND_COUNT]; 2],
     /// By colour and pattern: how many (empty point, direction) pairs make it.
     counts: [[i32; PATTERN_COUNT]; 2],
 }
@@ -231,8 +242,10 @@ impl Default for Threats {
     fn default() -> Self {
         Threats {
             patterns: [[[Pattern::None; DIRECTIONS]; MAX_POINTS]; 2],
+            tallies: [[0; MAX_POINTS]; 2],
             kinds: [[0; MAX_POINTS]; 2],
             sets: [[PointSet::default(); KIND_COUNT]; 2],
+            sizes: [[0; KIND_COUNT]; 2],
             counts: [[0; PATTERN_COUNT]; 2],
         }
     }
@@ -263,6 +276,12 @@ impl Threats {
         &self.sets[colour][kind as usize]
     }
 
+    /// How many points are of `kind` for `colour`: the size of [`Threats::points`].
+    #[inline]
+    pub fn size(&self, colour: Player, kind: Kind) -> i32 {
+        self.sizes[colour][kind as usize]
+    }
+
     /// How many (empty point, direction) pairs make `pattern` for `colour`.
     #[inline]
     pub fn count(&self, colour: Player, pattern: Pattern) -> i32 {
@@ -284,6 +303,8 @@ impl Threats {
             return false;
         }
         *slot = pattern;
+        let tally = &mut self.tallies[colour][point];
+        *tally = *tally - CONTRIBUTIONS[old as usize] + CONTRIBUTIONS[pattern as usize];
         self.counts[colour][old as usize] -= 1;
         self.counts[colour][pattern as usize] += 1;
         true
@@ -291,7 +312,7 @@ impl Threats {
 
     #[inline]
     fn refresh_kinds(&mut self, colour: Player, point: usize, forbids: bool) {
-        let kinds = kinds_of(&self.patterns[colour][point], forbids);
+        let kinds = kinds_of_tally(self.tallies[colour][point], forbids);
         let old = std::mem::replace(&mut self.kinds[colour][point], kinds);
         let mut changed = old ^ kinds;
         while changed != 0 {
@@ -299,8 +320,10 @@ impl Threats {
             changed &= changed - 1;
             if kinds >> kind & 1 != 0 {
                 self.sets[colour][kind].insert(point);
+                self.sizes[colour][kind] += 1;
             } else {
                 self.sets[colour][kind].remove(point);
+                self.sizes[colour][kind] -= 1;
             }
         }
     }
@@ -382,9 +405,11 @@ impl Gomoku {
                 let other = geometry.point(line, other_offset);
                 for colour in 0..2 {
                     let pattern = windows.pattern(&tables, colour, other_offset);
-                    self.threats.set_pattern(colour, other, direction, pattern);
-                    self.threats
-                        .refresh_kinds(colour, other, self.rule.forbids(colour));
+                    // Most of the points within reach keep their pattern, and then their kinds.
+                    if self.threats.set_pattern(colour, other, direction, pattern) {
+                        self.threats
+                            .refresh_kinds(colour, other, self.rule.forbids(colour));
+                    }
                 }
             }
             for colour in 0..2 {
