@@ -352,6 +352,33 @@ mod tests {
         assert_eq!(pattern_of("XX.XX......", true), Pattern::ClosedThree);
     }
 
+    /// The threat tables refresh a colour's patterns only up to the nearest opponent stones of a
+    /// changed point (`super::super::threats`): that is right because nothing beyond a blocked
+    /// point changes a pattern.
+    #[test]
+    fn nothing_beyond_a_blocked_point_matters() {
+        for exact in [false, true] {
+            let table = table(exact);
+            for index in 0..ENTRIES {
+                let cells = decode(index);
+                let mut inner = cells;
+                let left = (0..CENTRE).rev().find(|&cell| cells[cell] == BLOCKED);
+                let right = (CENTRE + 1..=2 * REACH).find(|&cell| cells[cell] == BLOCKED);
+                for cell in left.map_or(0..0, |left| 0..left) {
+                    inner[cell] = EMPTY;
+                }
+                for cell in right.map_or(0..0, |right| right + 1..2 * REACH + 1) {
+                    inner[cell] = EMPTY;
+                }
+                assert_eq!(
+                    table.entries[index],
+                    table.entries[encode(&inner)],
+                    "{cells:?} exact {exact}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_outermost_points_do_not_matter_under_at_least_five() {
         let table = table(false);

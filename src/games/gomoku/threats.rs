@@ -288,7 +288,8 @@ impl Threats {
         self.counts[colour][pattern as usize]
     }
 
-    /// Sets one pattern; returns whether it changed.
+    /// Sets one pattern; returns whether the point's tally changed, and with it possibly its
+    /// kinds. It does not branch on whether the pattern changed, which is hard to predict.
     #[inline]
     fn set_pattern(
         &mut self,
@@ -297,17 +298,13 @@ impl Threats {
         direction: usize,
         pattern: Pattern,
     ) -> bool {
-        let slot = &mut self.patterns[colour][point][direction];
-        let old = *slot;
-        if old == pattern {
-            return false;
-        }
-        *slot = pattern;
-        let tally = &mut self.tallies[colour][point];
-        *tally = *tally - CONTRIBUTIONS[old as usize] + CONTRIBUTIONS[pattern as usize];
+        let old = std::mem::replace(&mut self.patterns[colour][point][direction], pattern);
         self.counts[colour][old as usize] -= 1;
         self.counts[colour][pattern as usize] += 1;
-        true
+        let tally = &mut self.tallies[colour][point];
+        let before = *tally;
+        *tally = before - CONTRIBUTIONS[old as usize] + CONTRIBUTIONS[pattern as usize];
+        *tally != before
     }
 
     #[inline]
@@ -379,6 +376,27 @@ impl LineWindows {
     }
 }
 
+/// The bits of a line strictly between the nearest of `blockers` below bit `offset` and the
+/// nearest above it (to the ends of the word where there is none); `offset` itself is not one
+/// of `blockers`.
+#[inline]
+fn between_blockers(blockers: u32, offset: usize) -> u32 {
+    let above = blockers >> offset;
+    let below = blockers & ((1 << offset) - 1);
+    // Bits below the first blocker above `offset`, and above the last one below it.
+    let under_above = if above == 0 {
+        !0
+    } else {
+        (1u32 << (offset as u32 + above.trailing_zeros())) - 1
+    };
+    let over_below = if below == 0 {
+        !0
+    } else {
+        !0u32 << (32 - below.leading_zeros())
+    };
+    under_above & over_below
+}
+
 impl Gomoku {
     /// Brings the threat tables up to date after a stone was put on or taken off `point` (the
     /// line masks and cells already changed).
@@ -399,20 +417,23 @@ impl Gomoku {
             let low = offset.saturating_sub(reach);
             let high = (offset + reach).min(length - 1);
             empty &= ((2u32 << high) - 1) & !((1u32 << low) - 1) & !(1 << offset);
-            while empty != 0 {
-                let other_offset = empty.trailing_zeros() as usize;
-                empty &= empty - 1;
-                let other = geometry.point(line, other_offset);
-                for colour in 0..2 {
+            for (colour, blockers) in [white, black].into_iter().enumerate() {
+                // A colour's pattern on a point depends only on the points up to the nearest
+                // opponent stones (a five cannot pass them), so a point with an opponent stone
+                // between it and this one keeps its pattern.
+                let mut changed = empty & between_blockers(blockers & !(1 << offset), offset);
+                while changed != 0 {
+                    let other_offset = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    let other = geometry.point(line, other_offset);
                     let pattern = windows.pattern(&tables, colour, other_offset);
-                    // Most of the points within reach keep their pattern, and then their kinds.
+                    // Most patterns that change keep the point's kinds (a two becomes a
+                    // three, say, or a one a two).
                     if self.threats.set_pattern(colour, other, direction, pattern) {
                         self.threats
                             .refresh_kinds(colour, other, self.rule.forbids(colour));
                     }
                 }
-            }
-            for colour in 0..2 {
                 let pattern = if now_empty {
                     windows.pattern(&tables, colour, offset)
                 } else {
