@@ -28,7 +28,7 @@ use crate::game::{
     ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
     SolveRequest, Strength,
 };
-use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
+use lines::{geometry, run_length, LineCodes, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
 use std::fmt;
 use threats::{Kind, Threats};
@@ -127,6 +127,8 @@ pub struct Gomoku {
     cells: [u8; MAX_POINTS],
     /// Stones by colour and line (see [`lines`]).
     lines: [[u32; MAX_LINES]; 2],
+    /// The same stones coded two bits a cell, line by line, for the pattern tables.
+    codes: LineCodes,
     /// What a stone would make on every empty point, for each colour (see [`threats`]).
     threats: Threats,
     /// The evaluation's weights.
@@ -179,6 +181,7 @@ impl Gomoku {
             hash: 0,
             cells: [0; MAX_POINTS],
             lines: [[0; MAX_LINES]; 2],
+            codes: LineCodes::empty(geometry(size)),
             threats: Threats::default(),
             weights: evaluation::weights(),
         };
@@ -361,6 +364,7 @@ impl Gomoku {
             self.stones += 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] |= 1 << placement.offset;
+                self.codes.toggle(placement, colour);
             }
             self.refresh_threats(point);
         }))
@@ -376,6 +380,7 @@ impl Gomoku {
             self.stones -= 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
+                self.codes.toggle(placement, colour);
             }
             self.refresh_threats(point);
         }))

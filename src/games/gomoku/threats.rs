@@ -8,7 +8,7 @@
 //! forbidden points and the evaluation all read these tables instead of scanning lines.
 
 use super::lines::{geometry, DIRECTIONS, MAX_POINTS};
-use super::patterns::{table, Pattern, PatternTable, PATTERN_COUNT, REACH};
+use super::patterns::{pair_table, table, PairTable, Pattern, PatternTable, PATTERN_COUNT, REACH};
 use super::{Gomoku, Rule};
 use crate::game::Player;
 
@@ -336,6 +336,15 @@ impl Rule {
         }
     }
 
+    /// The table of both colours' patterns under this rule.
+    fn pair_table(self) -> &'static PairTable {
+        match self {
+            Rule::Freestyle => pair_table([false, false]),
+            Rule::Standard => pair_table([true, true]),
+            Rule::Renju => pair_table([true, false]),
+        }
+    }
+
     /// Whether the rule forbids some points to `colour`: black under renju.
     #[inline]
     pub fn forbids(self, colour: Player) -> bool {
@@ -351,29 +360,21 @@ impl Rule {
     }
 }
 
-/// The own and blocked bits of one line for both colours, shifted so that offset `j`'s window
-/// is bits `j..j + 11`.
-struct LineWindows {
-    own: [u64; 2],
-    blocked: [u64; 2],
-}
-
-impl LineWindows {
-    #[inline]
-    fn new(black: u32, white: u32, length: usize) -> LineWindows {
-        let edge = 0x1F | (!0u64 << (length + REACH));
-        let black = u64::from(black) << REACH;
-        let white = u64::from(white) << REACH;
-        LineWindows {
-            own: [black, white],
-            blocked: [white | edge, black | edge],
-        }
-    }
-
-    #[inline]
-    fn pattern(&self, tables: &[&PatternTable; 2], colour: Player, offset: usize) -> Pattern {
-        tables[colour].get(self.own[colour] >> offset, self.blocked[colour] >> offset)
-    }
+/// The pattern a stone of the colour whose stones on a line of `length` points are `own` makes at
+/// `offset`, against the `opponent` stones, read from the colour's own table: the slow path,
+/// from the line masks, which the rebuild takes so that it checks the pair tables and the line
+/// codes of the incremental refresh.
+fn window_pattern(
+    table: &PatternTable,
+    own: u32,
+    opponent: u32,
+    length: usize,
+    offset: usize,
+) -> Pattern {
+    let edge = 0x1F | (!0u64 << (length + REACH));
+    let own = u64::from(own) << REACH;
+    let blocked = u64::from(opponent) << REACH | edge;
+    table.get(own >> offset, blocked >> offset)
 }
 
 /// The bits of a line strictly between the nearest of `blockers` below bit `offset` and the
@@ -402,7 +403,7 @@ impl Gomoku {
     /// line masks and cells already changed).
     pub(super) fn refresh_threats(&mut self, point: usize) {
         let geometry = geometry(self.size);
-        let tables = self.rule.tables();
+        let table = self.rule.pair_table();
         let reach = self.rule.pattern_reach();
         let now_empty = self.cells[point] == 0;
         for direction in 0..DIRECTIONS {
@@ -411,22 +412,25 @@ impl Gomoku {
             let length = geometry.lengths[line] as usize;
             let offset = placement.offset as usize;
             let (black, white) = (self.lines[0][line], self.lines[1][line]);
-            let windows = LineWindows::new(black, white, length);
+            let code = self.codes.line(line);
             let mut empty = !(black | white) & geometry.line_mask(line);
             // The neighbours within reach on this line, the point itself aside.
             let low = offset.saturating_sub(reach);
             let high = (offset + reach).min(length - 1);
             empty &= ((2u32 << high) - 1) & !((1u32 << low) - 1) & !(1 << offset);
-            for (colour, blockers) in [white, black].into_iter().enumerate() {
-                // A colour's pattern on a point depends only on the points up to the nearest
-                // opponent stones (a five cannot pass them), so a point with an opponent stone
-                // between it and this one keeps its pattern.
-                let mut changed = empty & between_blockers(blockers & !(1 << offset), offset);
-                while changed != 0 {
-                    let other_offset = changed.trailing_zeros() as usize;
-                    changed &= changed - 1;
-                    let other = geometry.point(line, other_offset);
-                    let pattern = windows.pattern(&tables, colour, other_offset);
+            // A colour's pattern on a point depends only on the points up to the nearest
+            // opponent stones (a five cannot pass them), so a point with stones of both colours
+            // between it and this one keeps both patterns.
+            let others = !(1 << offset);
+            empty &=
+                between_blockers(white & others, offset) | between_blockers(black & others, offset);
+            while empty != 0 {
+                let other_offset = empty.trailing_zeros() as usize;
+                empty &= empty - 1;
+                let other = geometry.point(line, other_offset);
+                let pair = table.get(code, other_offset);
+                for colour in 0..2 {
+                    let pattern = PairTable::pattern(pair, colour);
                     // Most patterns that change keep the point's kinds (a two becomes a
                     // three, say, or a one a two).
                     if self.threats.set_pattern(colour, other, direction, pattern) {
@@ -434,12 +438,19 @@ impl Gomoku {
                             .refresh_kinds(colour, other, self.rule.forbids(colour));
                     }
                 }
-                let pattern = if now_empty {
-                    windows.pattern(&tables, colour, offset)
-                } else {
-                    Pattern::None
-                };
-                self.threats.set_pattern(colour, point, direction, pattern);
+            }
+            let pair = if now_empty {
+                table.get(code, offset)
+            } else {
+                0
+            };
+            for colour in 0..2 {
+                self.threats.set_pattern(
+                    colour,
+                    point,
+                    direction,
+                    PairTable::pattern(pair, colour),
+                );
             }
         }
         for colour in 0..2 {
@@ -465,13 +476,14 @@ impl Gomoku {
             for direction in 0..DIRECTIONS {
                 let placement = geometry.placements[point][direction];
                 let line = placement.line as usize;
-                let windows = LineWindows::new(
-                    self.lines[0][line],
-                    self.lines[1][line],
-                    geometry.lengths[line] as usize,
-                );
                 for colour in 0..2 {
-                    let pattern = windows.pattern(&tables, colour, placement.offset as usize);
+                    let pattern = window_pattern(
+                        tables[colour],
+                        self.lines[colour][line],
+                        self.lines[colour ^ 1][line],
+                        geometry.lengths[line] as usize,
+                        placement.offset as usize,
+                    );
                     self.threats.set_pattern(colour, point, direction, pattern);
                 }
             }
