@@ -41,8 +41,20 @@ pub const DEFAULT_SIZE: usize = 15;
 const HASH_FAMILY: u64 = crate::base::zobrist::family::GOMOKU;
 const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
+/// The stones' hash keys by `colour * MAX_POINTS + point`, computed when the program is
+/// compiled: each key mixes twice, which every move would otherwise pay for.
+static STONE_KEYS: [u64; 2 * MAX_POINTS] = {
+    let mut keys = [0; 2 * MAX_POINTS];
+    let mut index = 0;
+    while index < 2 * MAX_POINTS {
+        keys[index] = crate::base::zobrist::key(HASH_FAMILY, index as u64);
+        index += 1;
+    }
+    keys
+};
+
 fn stone_key(colour: Player, point: usize) -> u64 {
-    crate::base::zobrist::key(HASH_FAMILY, (colour * MAX_POINTS + point) as u64)
+    STONE_KEYS[colour * MAX_POINTS + point]
 }
 
 /// Which rule set decides wins and forbidden points.
