@@ -137,7 +137,7 @@ impl LineCodes {
         for (line, code) in codes.iter_mut().enumerate().take(geometry.line_count) {
             let end = 2 * (usize::from(geometry.lengths[line]) + CODE_PADDING);
             let beyond = if end >= 64 { 0 } else { !0u64 << end };
-            *code = (1 << (2 * CODE_PADDING)) - 1 | beyond;
+            *code = ((1 << (2 * CODE_PADDING)) - 1) | beyond;
         }
         LineCodes(codes)
     }

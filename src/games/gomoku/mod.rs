@@ -10,8 +10,9 @@
 //!   White wins with five or more.
 //!
 //! A full board with no winner is a draw. The state keeps incremental line tables ([`lines`]): bit
-//! masks per line and colour, and pattern counts per line with their sums over the board, so that
-//! win checks, renju checks and the evaluation never rescan the board.
+//! masks per line and colour and each line's cells coded two bits a cell, and from them the
+//! patterns of every point ([`threats`]), so that win checks, renju checks, move ordering and the
+//! evaluation never rescan the board.
 
 pub mod candidates;
 pub mod evaluation;

@@ -3,9 +3,11 @@
 //! patterns add up to, and the set of points of each kind.
 //!
 //! Play and undo keep it all up to date: a stone changes only the windows of the points within
-//! [`REACH`] of it on its four lines (four under freestyle), so each move re-reads about forty
-//! table entries per colour. Candidate moves, move ordering, the threat solvers, renju's
-//! forbidden points and the evaluation all read these tables instead of scanning lines.
+//! [`REACH`] of it on its four lines (four under freestyle), and for each colour only up to the
+//! nearest opponent stones, so each move re-reads at most forty entries of the pair table, which
+//! gives both colours' patterns at once from the line's cell codes. A point's kinds follow from a
+//! running tally of its four patterns. Candidate moves, move ordering, the threat solvers,
+//! renju's forbidden points and the evaluation all read these tables instead of scanning lines.
 
 use super::lines::{geometry, DIRECTIONS, MAX_POINTS};
 use super::patterns::{pair_table, table, PairTable, Pattern, PatternTable, PATTERN_COUNT, REACH};
@@ -476,9 +478,9 @@ impl Gomoku {
             for direction in 0..DIRECTIONS {
                 let placement = geometry.placements[point][direction];
                 let line = placement.line as usize;
-                for colour in 0..2 {
+                for (colour, table) in tables.into_iter().enumerate() {
                     let pattern = window_pattern(
-                        tables[colour],
+                        table,
                         self.lines[colour][line],
                         self.lines[colour ^ 1][line],
                         geometry.lengths[line] as usize,
