@@ -274,7 +274,7 @@ pub fn features(game: &Gomoku) -> Vec<i32> {
     }
     for colour in [side, side ^ 1] {
         for kind in KIND_FEATURES {
-            features.push(threats.points(colour, kind).len() as i32);
+            features.push(threats.size(colour, kind));
         }
     }
     features
@@ -285,17 +285,22 @@ pub fn features(game: &Gomoku) -> Vec<i32> {
 fn decisive_threats(game: &Gomoku) -> Option<i32> {
     let side = game.side;
     let threats = &game.threats;
-    if !threats.points(side, Kind::Five).is_empty() {
+    if threats.size(side, Kind::Five) > 0 {
         return Some(FIVE_NEXT);
     }
-    let fives = threats.points(side ^ 1, Kind::Five);
-    if fives.len() >= 2 {
+    let fives = threats.size(side ^ 1, Kind::Five);
+    if fives >= 2 {
         return Some(FIVES_AGAINST);
     }
-    if let Some(block) = fives.first() {
-        return (!game.allowed_for(side, block)).then_some(FIVES_AGAINST);
+    if fives == 1 {
+        let block = threats.points(side ^ 1, Kind::Five).first();
+        return block
+            .filter(|&block| !game.allowed_for(side, block))
+            .map(|_| FIVES_AGAINST);
     }
-    (!game.open_four_points(side).is_empty()).then_some(OPEN_FOUR_NEXT)
+    let open_four =
+        threats.size(side, Kind::OpenFour) > 0 && !game.open_four_points(side).is_empty();
+    open_four.then_some(OPEN_FOUR_NEXT)
 }
 
 /// The pattern value for the side to move with `weights`.
@@ -311,8 +316,8 @@ pub fn pattern_value(game: &Gomoku, weights: &Weights) -> i32 {
         value -= weights.other[pattern as usize] * threats.count(side ^ 1, pattern);
     }
     for (index, kind) in KIND_FEATURES.into_iter().enumerate() {
-        value += weights.own_kinds[index] * threats.points(side, kind).len() as i32;
-        value -= weights.other_kinds[index] * threats.points(side ^ 1, kind).len() as i32;
+        value += weights.own_kinds[index] * threats.size(side, kind);
+        value -= weights.other_kinds[index] * threats.size(side ^ 1, kind);
     }
     value.clamp(-PATTERN_BOUND, PATTERN_BOUND)
 }

@@ -10,8 +10,9 @@
 //!   White wins with five or more.
 //!
 //! A full board with no winner is a draw. The state keeps incremental line tables ([`lines`]): bit
-//! masks per line and colour, and pattern counts per line with their sums over the board, so that
-//! win checks, renju checks and the evaluation never rescan the board.
+//! masks per line and colour and each line's cells coded two bits a cell, and from them the
+//! patterns of every point ([`threats`]), so that win checks, renju checks, move ordering and the
+//! evaluation never rescan the board.
 
 pub mod candidates;
 pub mod evaluation;
@@ -28,7 +29,7 @@ use crate::game::{
     ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
     SolveRequest, Strength,
 };
-use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
+use lines::{geometry, run_length, LineCodes, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
 use std::fmt;
 use threats::{Kind, Threats};
@@ -41,8 +42,20 @@ pub const DEFAULT_SIZE: usize = 15;
 const HASH_FAMILY: u64 = crate::base::zobrist::family::GOMOKU;
 const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
+/// The stones' hash keys by `colour * MAX_POINTS + point`, computed when the program is
+/// compiled: each key mixes twice, which every move would otherwise pay for.
+static STONE_KEYS: [u64; 2 * MAX_POINTS] = {
+    let mut keys = [0; 2 * MAX_POINTS];
+    let mut index = 0;
+    while index < 2 * MAX_POINTS {
+        keys[index] = crate::base::zobrist::key(HASH_FAMILY, index as u64);
+        index += 1;
+    }
+    keys
+};
+
 fn stone_key(colour: Player, point: usize) -> u64 {
-    crate::base::zobrist::key(HASH_FAMILY, (colour * MAX_POINTS + point) as u64)
+    STONE_KEYS[colour * MAX_POINTS + point]
 }
 
 /// Which rule set decides wins and forbidden points.
@@ -127,6 +140,8 @@ pub struct Gomoku {
     cells: [u8; MAX_POINTS],
     /// Stones by colour and line (see [`lines`]).
     lines: [[u32; MAX_LINES]; 2],
+    /// The same stones coded two bits a cell, line by line, for the pattern tables.
+    codes: LineCodes,
     /// What a stone would make on every empty point, for each colour (see [`threats`]).
     threats: Threats,
     /// The evaluation's weights, shared with the positions made from this one.
@@ -179,6 +194,7 @@ impl Gomoku {
             hash: 0,
             cells: [0; MAX_POINTS],
             lines: [[0; MAX_LINES]; 2],
+            codes: LineCodes::empty(geometry(size)),
             threats: Threats::default(),
             weights: evaluation::weights(),
         };
@@ -371,6 +387,7 @@ impl Gomoku {
             self.stones += 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] |= 1 << placement.offset;
+                self.codes.toggle(placement, colour);
             }
             self.refresh_threats(point);
         }))
@@ -386,6 +403,7 @@ impl Gomoku {
             self.stones -= 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
+                self.codes.toggle(placement, colour);
             }
             self.refresh_threats(point);
         }))
