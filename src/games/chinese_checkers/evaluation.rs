@@ -313,7 +313,9 @@ const FILLER_TURNS: u8 = 8;
 
 /// The other players' pieces in `seat`'s goal camp that count, or soon will, toward filling it
 /// (`finish=fill`): those of finished players and of players within [`FILLER_TURNS`] of their
-/// `spoil_after` turns. With `finish=all` none count.
+/// `spoil_after` turns. With `finish=all` none count. With `spoil_after=0` (the CCERL rules)
+/// only a finished player's pieces count: the rules count every other piece at once, but its
+/// owner still moves it out when it likes, so it is no filler to count on.
 pub fn fillers(position: &ChineseCheckers, seat: Player) -> u128 {
     if position.variant().rules().finish != Finish::Fill {
         return 0;
@@ -323,11 +325,9 @@ pub fn fillers(position: &ChineseCheckers, seat: Player) -> u128 {
     let mut found = 0;
     for other in 0..position.player_count() {
         let here = position.pieces(other) & camp;
-        if other != seat
-            && here != 0
-            && (position.place(other).is_some()
-                || position.turns(other).saturating_add(FILLER_TURNS) >= limit)
-        {
+        let staying = position.place(other).is_some()
+            || (limit > 0 && position.turns(other).saturating_add(FILLER_TURNS) >= limit);
+        if other != seat && here != 0 && staying {
             found |= here;
         }
     }
@@ -521,6 +521,25 @@ mod tests {
             Weights::DEFAULT.to_string().parse::<Weights>(),
             Ok(Weights::DEFAULT)
         );
+    }
+
+    #[test]
+    fn an_opponent_at_home_is_no_filler_when_spoil_after_is_0() {
+        // Under the CCERL rules (spoil_after=0) the opponent's ten pieces at home stand in the
+        // seat's goal from the start; they leave as the game goes on, so the seat still has all
+        // its rows to go, as under the default rules. They were taken as fillers: no rows at all.
+        let ccerl =
+            ChineseCheckers::from_rules(crate::games::chinese_checkers::variant::ccerl_rules())
+                .unwrap();
+        let default = ChineseCheckers::new(2, Jumps::Standard, 1000).unwrap();
+        for seat in 0..2 {
+            assert_eq!(fillers(&ccerl, seat), 0);
+            assert_eq!(terms(&ccerl, seat, Strength::FULL).rows, 120);
+            assert_eq!(
+                cost(&ccerl, seat, Strength::FULL),
+                cost(&default, seat, Strength::FULL)
+            );
+        }
     }
 
     #[test]
