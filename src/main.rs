@@ -1,5 +1,5 @@
 //! The `tabula` binary: the engine loop by default, and subcommands for perft, solving, and
-//! generating data for and training the Reversi pattern evaluation.
+//! self-play, training and tuning.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -9,8 +9,6 @@ use std::time::Instant;
 use tabula::engine::{InfoMode, Settings, StopSignal};
 use tabula::games;
 use tabula::protocol::{self, output::Output, Protocol};
-use tabula::tools::reversi_selfplay::SelfPlayConfig;
-use tabula::tools::reversi_training::TrainConfig;
 
 /// One engine for Reversi/Othello, Gomoku and Chinese Checkers. With no subcommand it speaks its
 /// GTP-like protocol on stdin/stdout (see protocol.md).
@@ -18,7 +16,9 @@ use tabula::tools::reversi_training::TrainConfig;
 #[command(name = "tabula", version, about)]
 struct Cli {
     /// The Reversi pattern weights for full-strength evaluation: a weight file written by
-    /// `reversi-train`, `none` for the hand-made evaluation, or `embedded` (the default).
+    /// `tabula train reversi`, `none` for the hand-made evaluation, or `embedded` (the default). A
+    /// shorthand for the `weights` option of every Reversi session (`set_game reversi
+    /// weights=FILE`, `set_option weights FILE`), which a session's own option overrides.
     #[arg(long, global = true, default_value = "embedded")]
     weights: String,
     /// The protocol to speak: gtp, piskvork (gomocup) or nboard. Without it the first line
@@ -97,69 +97,19 @@ enum Command {
     /// Plays a match between engines (GTP, Piskvork, NBoard; one per seat in Chinese Checkers) with a
     /// referee that checks every move: scores, Elo, LOS, SPRT, game records and an Elo plot.
     Match(tabula::tools::matches::MatchArgs),
-    /// Plays Reversi self-play games and writes labelled positions for `reversi-train`.
-    ReversiSelfplay {
-        /// Number of games.
-        #[arg(long)]
-        games: usize,
-        /// Seed of the run.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Number of the first game (to split a run into parts).
-        #[arg(long, default_value_t = 0)]
-        first_game: usize,
-        /// Games played in parallel.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Each game opens with 0 to this many random moves.
-        #[arg(long, default_value_t = 20)]
-        random_moves: u32,
-        /// Search depth of engine moves.
-        #[arg(long, default_value_t = 6)]
-        depth: u32,
-        /// Engine moves pick among the best this-many moves...
-        #[arg(long, default_value_t = 4)]
-        candidates: usize,
-        /// ...that score at most this far below the best (in discs)...
-        #[arg(long, default_value_t = 3.0)]
-        margin: f64,
-        /// ...with weight exp(-loss / temperature), in discs.
-        #[arg(long, default_value_t = 1.0)]
-        temperature: f64,
-        /// Positions with at most this many empties are solved exactly.
-        #[arg(long, default_value_t = 18)]
-        exact_empties: u32,
-        /// Transposition table per thread, in MB.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Output file (one labelled position per line).
-        #[arg(long)]
-        out: std::path::PathBuf,
-        /// Keep the whole games already in the output file and play on from there.
-        #[arg(long)]
-        resume: bool,
-    },
+    /// Plays games between engine configurations in-process, on the engine façade (see
+    /// docs/command-line.md).
+    #[command(subcommand)]
+    Selfplay(tabula::tools::selfplay::SelfplayCommand),
     /// Serves engine sessions and refereed game rooms over TCP, and the web board over HTTP
     /// (see protocol.md, "The server").
     Serve(tabula::server::ServeArgs),
-    /// Trains the Reversi pattern weights from `reversi-selfplay` files.
-    ReversiTrain {
-        /// Self-play files.
-        #[arg(long, num_args = 1.., required = true)]
-        data: Vec<std::path::PathBuf>,
-        /// The weight file to write (e.g. data/reversi-patterns.bin).
-        #[arg(long)]
-        out: std::path::PathBuf,
-        #[command(flatten)]
-        config: TrainConfig,
-    },
-    /// Measures the Reversi evaluation in use (see --weights) on labelled positions, such as a
-    /// `reversi-selfplay` run of a seed not trained on: its error by empties, in discs.
-    ReversiError {
-        /// Self-play files.
-        #[arg(long, num_args = 1.., required = true)]
-        data: Vec<std::path::PathBuf>,
-    },
+    /// Fits a game's evaluation to played games (see docs/command-line.md).
+    #[command(subcommand)]
+    Train(tabula::tools::training::TrainCommand),
+    /// Tunes a game's numbers by matches or measured searches (see docs/command-line.md).
+    #[command(subcommand)]
+    Tune(tabula::tools::training::TuneCommand),
 }
 
 fn main() -> ExitCode {
@@ -246,45 +196,12 @@ fn run(cli: Cli) -> Result<()> {
         }) => {
             tabula::tools::solve_file::run(&file, first_number, from, to, threads, hash, all_moves)
         }
-        Some(Command::ReversiSelfplay {
-            games,
-            seed,
-            first_game,
-            threads,
-            random_moves,
-            depth,
-            candidates,
-            margin,
-            temperature,
-            exact_empties,
-            hash,
-            out,
-            resume,
-        }) => {
-            let disc = tabula::games::reversi::evaluation::DISC as f64;
-            let config = SelfPlayConfig {
-                games,
-                seed,
-                first_game,
-                threads,
-                max_random_moves: random_moves,
-                depth,
-                candidates,
-                margin: (margin * disc).round() as i32,
-                temperature: temperature * disc,
-                exact_empties,
-                hash_megabytes: hash,
-                resume,
-            };
-            tabula::tools::reversi_selfplay::run_to_file(&config, &out)
-        }
+        Some(Command::Selfplay(command)) => tabula::tools::selfplay::run(&command),
         Some(Command::Analyze(args)) => tools_exit(tabula::tools::analyze::run(&args)),
         Some(Command::Match(args)) => tools_exit(tabula::tools::matches::run(&args)),
         Some(Command::Serve(args)) => tabula::server::run(args),
-        Some(Command::ReversiTrain { data, out, config }) => {
-            tabula::tools::reversi_training::train_files(&data, &out, &config)
-        }
-        Some(Command::ReversiError { data }) => tabula::tools::reversi_training::error_files(&data),
+        Some(Command::Train(command)) => tabula::tools::training::train(&command),
+        Some(Command::Tune(command)) => tabula::tools::training::tune(&command),
     }
 }
 
@@ -313,18 +230,16 @@ fn parse_protocol(name: &str) -> Result<Protocol, String> {
         .ok_or_else(|| format!("unknown protocol '{name}' (gtp, piskvork, nboard)"))
 }
 
-/// Installs the pattern weights named on the command line.
+/// Makes the Reversi pattern weights named on the command line the default of every position: a
+/// shorthand for the `weights` game option of every session.
 fn choose_weights(choice: &str) -> Result<()> {
-    use tabula::games::reversi::{evaluation, patterns::Weights};
-    match choice {
-        "embedded" => Ok(()),
-        "none" => Ok(evaluation::install(None)?),
-        path => {
-            let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
-            let weights = Weights::decode(&bytes).with_context(|| format!("decoding {path}"))?;
-            Ok(evaluation::install(Some(weights))?)
-        }
+    use tabula::games::{reversi::evaluation, WeightsChoice};
+    let choice = WeightsChoice::parse(choice);
+    if choice == WeightsChoice::Default || choice == WeightsChoice::File("embedded".into()) {
+        return Ok(());
     }
+    let patterns = evaluation::load(&choice)?;
+    Ok(evaluation::set_default(patterns)?)
 }
 
 fn bench(settings: &tabula::tools::bench::BenchSettings) {

@@ -9,8 +9,8 @@
 # Tabula's release binary is built and linked as target/matches/<run>/pbrain-tabula, the name
 # Gomocup managers expect, so it speaks Gomocup without any option. Both engines get the same
 # time control, one thread each (INFO thread_num 1) and the manager's default max_memory; games
-# are played one at a time (concurrency 1) from balanced openings, each opening twice with the
-# colours swapped (-repeat).
+# are played from balanced openings, each opening twice with the colours swapped (-repeat), one at
+# a time unless CONCURRENCY says otherwise.
 #
 #   scripts/match/rapfi-gomocup.sh C_GOMOKU_CLI RAPFI [extra c-gomoku-cli options]
 #
@@ -23,6 +23,8 @@
 #   OPENINGS  openings file in c-gomoku-cli's offset format (default data/gomoku-openings-renju.txt
 #             for renju, data/gomoku-openings-freestyle.txt otherwise)
 #   OUT       results directory (default target/matches/rapfi-<rule>-<size>-<date>)
+#   CONCURRENCY  games played at once (default 1); give each game a core of its own
+#   TABULA    a Tabula binary to use as it is (default: build target/release/tabula here)
 #   RAPFI_MAX_DEPTH  holds Rapfi to this search depth (c-gomoku-cli's engine option depth=N,
 #             which sends it INFO max_depth N); unset: full Rapfi. The time control still applies.
 #
@@ -66,14 +68,19 @@ if [ -n "${RAPFI_MAX_DEPTH:-}" ]; then
     RAPFI_LIMITS=(depth="$RAPFI_MAX_DEPTH")
 fi
 
-cargo build --release
+CONCURRENCY=${CONCURRENCY:-1}
+if [ -z "${TABULA:-}" ]; then
+    cargo build --release
+    TABULA=${CARGO_TARGET_DIR:-target}/release/tabula
+fi
+[ -x "$TABULA" ] || { echo "not an executable: $TABULA" >&2; exit 2; }
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
-ln -sf "$(realpath "${CARGO_TARGET_DIR:-target}/release/tabula")" "$OUT/pbrain-tabula"
+ln -sf "$(realpath "$TABULA")" "$OUT/pbrain-tabula"
 
 {
-    echo "Tabula $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes') vs Rapfi ($RAPFI)"
-    echo "rule $RULE ($RULE_NAME), ${SIZE}x$SIZE, $GAMES games, tc=$TC, openings $OPENINGS"
+    echo "Tabula $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- src 2>/dev/null || echo '+changes') ($TABULA) vs Rapfi ($RAPFI)"
+    echo "rule $RULE ($RULE_NAME), ${SIZE}x$SIZE, $GAMES games, tc=$TC, concurrency $CONCURRENCY, openings $OPENINGS"
     echo "Rapfi max depth: ${RAPFI_MAX_DEPTH:-none}"
     echo "load before the match: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 } | tee "$OUT/summary.txt"
@@ -87,7 +94,7 @@ trap 'kill "$SAMPLER" 2>/dev/null || true' EXIT
     "$MANAGER" -each tc="$TC" thread=1 \
         -engine name=Tabula cmd="$OUT/pbrain-tabula" \
         -engine name=Rapfi cmd="$RAPFI" "${RAPFI_LIMITS[@]}" \
-        -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency 1 \
+        -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONCURRENCY" \
         -drawafter $((SIZE * SIZE)) \
         -openings file="$OPENINGS" type=offset order=sequential \
         -pgn games.pgn -sgf games.sgf -msg messages.txt -log "$@"

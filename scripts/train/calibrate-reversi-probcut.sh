@@ -26,9 +26,10 @@ SUMMARY=${SUMMARY:-target/reversi-probcut-summary.txt}
 # ----------------------------------------------------------------------------------------------
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
-nice -n 10 cargo build --release --example reversi_probcut
+nice -n 10 cargo build --release --bin tabula
 mkdir -p "$(dirname "$SUMMARY")"
-nice -n 10 "$CARGO_TARGET_DIR/release/examples/reversi_probcut" "$POSITIONS" "$SEED" "$THREADS" \
-    "$DEEPEST" "$FEWEST" "$MOST" "$SUMMARY" > "$OUT.new"
+nice -n 10 "$CARGO_TARGET_DIR/release/tabula" tune reversi --positions "$POSITIONS" --seed "$SEED" \
+    --threads "$THREADS" --deepest "$DEEPEST" --fewest-empties "$FEWEST" --most-empties "$MOST" \
+    --summary "$SUMMARY" > "$OUT.new"
 mv "$OUT.new" "$OUT"
 echo "wrote $OUT and $SUMMARY"

@@ -60,7 +60,7 @@ nice -n 10 cargo build --release
 TABULA="$CARGO_TARGET_DIR/release/tabula"
 
 selfplay() { # weights seed games out
-    nice -n 10 "$TABULA" --weights "$1" reversi-selfplay --seed "$2" --games "$3" \
+    nice -n 10 "$TABULA" --weights "$1" selfplay reversi --seed "$2" --games "$3" \
         --threads "$THREADS" --random-moves "$RANDOM_MOVES" --depth "$DEPTH" \
         --candidates "$CANDIDATES" --margin "$MARGIN" --temperature "$TEMPERATURE" \
         --exact-empties "$EXACT_EMPTIES" --out "$4"
@@ -69,7 +69,7 @@ selfplay() { # weights seed games out
 train() { # out data... [-- extra options]
     local out=$1
     shift
-    nice -n 10 "$TABULA" reversi-train --out "$out" --iterations "$ITERATIONS" \
+    nice -n 10 "$TABULA" train reversi --out "$out" --iterations "$ITERATIONS" \
         --overlap "$OVERLAP" --threads "$THREADS" --data "$@"
 }
 
@@ -85,7 +85,7 @@ time train "$OUT" "$WORK/round3.txt" --l2 "$REFINE_L2" --validation-percent 0 \
     --prior "$WORK/round2.bin" --search-weight "$SEARCH_WEIGHT" | tee "$WORK/train3.log"
 for weights in "$WORK/round2.bin" "$OUT"; do
     echo "error by empties of $weights on the held-out run:"
-    "$TABULA" --weights "$weights" reversi-error --data "$WORK/held-out.txt"
+    "$TABULA" --weights "$weights" train reversi --measure --data "$WORK/held-out.txt"
 done
 sha256sum "$OUT"
 echo "Now rebuild (cargo build --release) to compile the new weights in."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tunes the Chinese Checkers evaluation weights by self-play with examples/chinese_checkers_tune.rs:
+# Tunes the Chinese Checkers evaluation weights by self-play with `tabula tune chinese-checkers evaluation`:
 # a coordinate search from the hand-set first weights (the example's --start), each candidate
 # playing the current weights at a fixed depth from seeded greedy openings, seats rotating. Fixed
 # depths and no race solver mean no clock is read: the same arguments give the same games and the
@@ -13,7 +13,7 @@
 # in a match with error bars, played before the change (contender 1 takes --weights, the other
 # seats Weights::DEFAULT), e.g.
 #     GAMES=100 scripts/match/chinese-checkers.sh players=2 8,8 --nodes 40000 --opening 8 \
-#         --weights "<tuned weights>"
+#         --first-weights "<tuned weights>"
 # The committed weights are this script's output with the defaults below.
 # Environment: PLAYERS (2), DEPTH (3), GAMES per candidate (48), OPENING plies per player (4),
 # ROUNDS (2), ACCEPT score (0.55), JOBS (1; results do not depend on it), OUT (results directory).
@@ -28,11 +28,11 @@ ACCEPT=${ACCEPT:-0.55}
 JOBS=${JOBS:-1}
 OUT=${OUT:-target/tuning/chinese-checkers-$(date +%Y%m%d-%H%M%S)}
 
-cargo build --release --example chinese_checkers_tune
+cargo build --release --bin tabula
 mkdir -p "$OUT"
 echo "load before tuning: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" | tee "$OUT/tune.txt"
 started=$(date +%s)
-"${CARGO_TARGET_DIR:-target}/release/examples/chinese_checkers_tune" \
+"${CARGO_TARGET_DIR:-target}/release/tabula" tune chinese-checkers evaluation \
     --players "$PLAYERS" --depth "$DEPTH" --games "$GAMES" --opening "$OPENING" \
     --rounds "$ROUNDS" --accept "$ACCEPT" --jobs "$JOBS" | tee -a "$OUT/tune.txt"
 echo "run time: $(($(date +%s) - started)) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/tune.txt"

@@ -4,18 +4,18 @@
 # what data/gomoku-weights.txt holds. Every change it makes to the weights was accepted by an SPRT
 # in self-play.
 #
-#   1. build the release examples;
-#   2. self-play at a fixed depth (DEPTH, 4 by default) on one thread (examples/gomoku_selfplay.rs),
+#   1. build the release binary;
+#   2. self-play at a fixed depth (DEPTH, 4 by default) on one thread (`tabula selfplay gomoku`),
 #      GAMES games per rule, freestyle and renju (one process each), from seeded random two- and
 #      three-stone openings, with the hand-set weights;
-#   3. fit the weights to the results (examples/gomoku_tune.rs: Texel's logistic fit, the scale
+#   3. fit the weights to the results (`tabula train gomoku`: Texel's logistic fit, the scale
 #      fitted to the hand-set weights and then held) and write the candidates of a line search
 #      from the hand-set weights towards the fit: hand + a (fit - hand) for a in STEPS;
 #   4. from current = the hand-set weights, play each candidate against current in an SPRT
-#      (gomoku_selfplay --sprt: tabula match's generalised SPRT on game pairs, SPRT below;
+#      (`tabula selfplay gomoku --sprt`: tabula match's generalised SPRT on game pairs, SPRT below;
 #      freestyle and renju pairs in turn, DEPTH, one thread, SPRT_SEED's openings, at most
 #      SPRT_GAMES games, where the cap counts as a rejection): first the line-search candidates,
-#      then the one-weight changes of CHANGES (examples/gomoku_tune.rs --scale NAME=FACTOR, each
+#      then the one-weight changes of CHANGES (`tabula train gomoku --scale NAME=FACTOR`, each
 #      applied to current). A candidate becomes current only when the SPRT accepts H1;
 #   5. write current to OUT;
 #   6. with CHECK=1, compare OUT with data/gomoku-weights.txt (the exit status says whether they
@@ -81,14 +81,14 @@ main() {
     FIXED="depth=$DEPTH movetime=none"
 
     mkdir -p "$WORK"
-    cargo build --release --example gomoku_selfplay --example gomoku_tune
-    BIN=target/release/examples
+    cargo build --release --bin tabula
+    TABULA=${CARGO_TARGET_DIR:-target}/release/tabula
 
     begin=$(date +%s)
     players=()
     for rule in freestyle renju; do
         rm -f "$WORK/games-$rule.txt"
-        "$BIN/gomoku_selfplay" --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
+        "$TABULA" selfplay gomoku --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
             --a "$FIXED weights=$START" --b "$FIXED weights=$START" \
             --out "$WORK/games-$rule.txt" >"$WORK/selfplay-$rule.log" &
         players+=($!)
@@ -100,14 +100,14 @@ main() {
 
     begin=$(date +%s)
     rm -f "$WORK"/fit*.txt "$WORK"/candidate-*.txt "$WORK"/sprt-*.log
-    "$BIN/gomoku_tune" --games "$WORK/games-freestyle.txt" --games "$WORK/games-renju.txt" \
+    "$TABULA" train gomoku --games "$WORK/games-freestyle.txt" --games "$WORK/games-renju.txt" \
         --start "$START" --epochs "$EPOCHS" --steps "$STEPS" --out "$WORK/fit.txt"
     echo "fit: $(( $(date +%s) - begin )) s"
 
     # Plays candidate $1 against current in the SPRT; true when H1 is accepted.
     accepted() {
         local log="$WORK/sprt-$2.log"
-        "$BIN/gomoku_selfplay" --rule freestyle,renju --games "$SPRT_GAMES" --seed "$SPRT_SEED" \
+        "$TABULA" selfplay gomoku --rule freestyle,renju --games "$SPRT_GAMES" --seed "$SPRT_SEED" \
             --quiet --sprt "$SPRT" --a "$FIXED weights=$1" --b "$FIXED weights=$WORK/current.txt" \
             >"$log"
         echo "$2: $(tail -n 1 "$log")"
@@ -128,7 +128,7 @@ main() {
     for change in $CHANGES; do
         index=$((index + 1))
         candidate="$WORK/candidate-$index.txt"
-        "$BIN/gomoku_tune" --start "$WORK/current.txt" --scale "$change" --out "$candidate"
+        "$TABULA" train gomoku --start "$WORK/current.txt" --scale "$change" --out "$candidate"
         if accepted "$candidate" "$index-$change"; then
             cp "$candidate" "$WORK/current.txt"
         fi
@@ -149,7 +149,7 @@ main() {
 
     if [ "$CHECK_GAMES" -gt 0 ]; then
         for rule in freestyle renju; do
-            "$BIN/gomoku_selfplay" --rule "$rule" --games "$CHECK_GAMES" --seed 101 --quiet \
+            "$TABULA" selfplay gomoku --rule "$rule" --games "$CHECK_GAMES" --seed 101 --quiet \
                 --a "movetime=$CHECK_MOVETIME weights=$OUT" \
                 --b "movetime=$CHECK_MOVETIME weights=$START"
         done

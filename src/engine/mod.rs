@@ -167,6 +167,21 @@ impl<G: Game> Engine<G> {
         &self.settings
     }
 
+    /// The value of an option of [`OPTIONS`] as text, from the settings or the game.
+    ///
+    /// # Errors
+    /// [`EngineError::InvalidOption`] for an unknown option.
+    pub fn option_value(&self, name: &str) -> Result<String, EngineError> {
+        let option = options::find(name).map_err(EngineError::InvalidOption)?;
+        Ok(option.get(&self.settings).unwrap_or_else(|| {
+            self.position
+                .options()
+                .into_iter()
+                .find(|(key, _)| key == option.name)
+                .map_or_else(|| option.default.to_string(), |(_, value)| value)
+        }))
+    }
+
     /// Sets an option of [`OPTIONS`]. A new `hash` size allocates a new table first and keeps the
     /// old one when that fails.
     ///
@@ -175,6 +190,18 @@ impl<G: Game> Engine<G> {
     /// [`EngineError::Memory`] when the table cannot be had.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let option = options::find(name).map_err(EngineError::InvalidOption)?;
+        if option.held_by_game() {
+            if option.kind == options::OptionKind::File && !self.settings.local_files {
+                return Err(EngineError::InvalidOption(format!(
+                    "{} names a file, which this session may not read",
+                    option.name
+                )));
+            }
+            self.position.set_option(option.name, value)?;
+            // What the table and the per-thread state learnt came from the old evaluation.
+            self.forget();
+            return Ok(());
+        }
         let mut settings = self.settings.clone();
         option
             .set(&mut settings, value)
@@ -537,14 +564,22 @@ impl<G: Game> Engine<G> {
             }
         }
         // A move the game chooses by its own means (Chinese Checkers' greedy level 1 and its race
-        // solver), when playing.
-        if multi_pv == 1 && instant_single_move {
+        // solver), when playing; above level 1 only while the settings allow it.
+        let direct = self.settings.direct_moves || self.settings.level <= 1;
+        if multi_pv == 1 && instant_single_move && direct {
             let request = DirectRequest {
                 level: self.settings.level,
                 seed: self.settings.seed,
                 stop: self.stop.flag(),
                 start,
-                hard_time: limits.hard_time,
+                // Limits given for the search alone (a fixed depth) leave the game's own means
+                // the move time of the settings.
+                hard_time: limits.hard_time.or_else(|| match self.settings.movetime {
+                    MoveTime::Fixed(time) => {
+                        clock::move_time(time, self.settings.overhead).hard_time
+                    }
+                    _ => None,
+                }),
             };
             if let Some(direct) = self.position.direct_move(&request) {
                 let found = self.report_of_direct(direct, &profile, start);
@@ -574,9 +609,14 @@ impl<G: Game> Engine<G> {
         let mut each = |iteration: &Iteration<G::Move>| {
             report(&report_of_iteration(iteration, unit));
         };
-        let outcome = search::search(
+        let mode = self
+            .settings
+            .multiplayer_search
+            .unwrap_or_else(|| self.position.multiplayer_search(request.limits.depth));
+        let outcome = search::search_with(
             &self.position,
             &request,
+            mode,
             &self.table,
             self.stop.flag(),
             &mut self.workers,

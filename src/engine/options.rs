@@ -6,6 +6,7 @@
 
 use crate::base::budget::SharedLimits;
 use crate::base::words::NumberRange;
+use crate::game::MultiplayerSearch;
 use std::time::Duration;
 
 /// How long a move may think when no depth or node limit is set.
@@ -61,6 +62,15 @@ pub struct Settings {
     /// Budgets shared with other sessions in the same process (the server's): a search takes
     /// its threads from them and a table its memory. `None`: take what the settings ask.
     pub shared: Option<SharedLimits>,
+    /// How three or more players are searched; `None`: as the game chooses. Not a protocol
+    /// option: the self-play tools set it to compare the searches.
+    pub multiplayer_search: Option<MultiplayerSearch>,
+    /// Whether a move the game chooses by its own means (Chinese Checkers' race solver) may
+    /// answer before the search above level 1 (level 1's greedy player always answers so). Not a protocol option:
+    /// the self-play tools turn it off to measure the search alone.
+    pub direct_moves: bool,
+    /// Whether options may name files on this machine (`weights`): not for a network client.
+    pub local_files: bool,
 }
 
 impl Default for Settings {
@@ -76,6 +86,9 @@ impl Default for Settings {
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MILLIS),
             seed: 0,
             shared: None,
+            multiplayer_search: None,
+            direct_moves: true,
+            local_files: true,
         }
     }
 }
@@ -96,6 +109,22 @@ pub enum OptionKind {
     },
     /// One of a few words.
     Choice(&'static [&'static str]),
+    /// A file name, or `default`.
+    File,
+}
+
+/// Where an option's value lives.
+pub enum Holder {
+    /// In the [`Settings`], which outlive a game.
+    Settings {
+        /// Reads the value as text.
+        read: fn(&Settings) -> String,
+        /// Stores a checked value (its number for an integer, its text in lower case).
+        write: fn(&mut Settings, u64, &str) -> Result<(), String>,
+    },
+    /// In the game: its `key=value` option of the same name, which the game reads and changes
+    /// itself ([`crate::game::Rules::set_option`]), so that it belongs to this game only.
+    Game,
 }
 
 /// One engine option.
@@ -108,21 +137,37 @@ pub struct EngineOption {
     pub default: &'static str,
     /// What it does.
     pub help: &'static str,
-    read: fn(&Settings) -> String,
-    write: fn(&mut Settings, u64, &str) -> Result<(), String>,
+    /// Where its value lives.
+    pub holder: Holder,
 }
 
 impl EngineOption {
-    /// The current value as text.
-    pub fn get(&self, settings: &Settings) -> String {
-        (self.read)(settings)
+    /// The current value as text, for an option the settings hold; `None` for one the game
+    /// holds.
+    pub fn get(&self, settings: &Settings) -> Option<String> {
+        match self.holder {
+            Holder::Settings { read, .. } => Some(read(settings)),
+            Holder::Game => None,
+        }
+    }
+
+    /// Whether the game holds the value, not the settings.
+    pub fn held_by_game(&self) -> bool {
+        matches!(self.holder, Holder::Game)
     }
 
     /// Checks `value` and stores it in `settings`.
     ///
     /// # Errors
-    /// A message saying what the option accepts; `settings` is unchanged then.
+    /// A message saying what the option accepts, or that the game holds it; `settings` is
+    /// unchanged then.
     pub fn set(&self, settings: &mut Settings, value: &str) -> Result<(), String> {
+        let Holder::Settings { write, .. } = self.holder else {
+            return Err(format!(
+                "{} belongs to the game, not the settings",
+                self.name
+            ));
+        };
         let number = match self.kind {
             OptionKind::Integer { .. } => {
                 let words: &[&str] = match self.name {
@@ -142,8 +187,9 @@ impl EngineOption {
                 }
                 0
             }
+            OptionKind::File => 0,
         };
-        (self.write)(settings, number, &value.to_ascii_lowercase())
+        write(settings, number, &value.to_ascii_lowercase())
     }
 
     /// The accepted values in words, e.g. `from 1 to 256` or `off, stderr or stdout`.
@@ -155,6 +201,7 @@ impl EngineOption {
                 [only] => only.to_string(),
                 [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
             },
+            OptionKind::File => "a file".to_string(),
         }
     }
 }
@@ -170,7 +217,7 @@ impl EngineOption {
                     None => range,
                 }
             }
-            OptionKind::Choice(_) => NumberRange::new(0, 0),
+            OptionKind::Choice(_) | OptionKind::File => NumberRange::new(0, 0),
         }
     }
 }
@@ -190,10 +237,12 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "0",
         help: "a fixed search depth",
-        read: |settings| settings.depth.unwrap_or(0).to_string(),
-        write: |settings, number, _| {
-            settings.depth = (number > 0).then_some(number as u32);
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| settings.depth.unwrap_or(0).to_string(),
+            write: |settings, number, _| {
+                settings.depth = (number > 0).then_some(number as u32);
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -205,18 +254,20 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "default",
         help: "milliseconds per move; 0 (or none) for no limit; default (the default) is 1 s unless a depth, node limit or clock is set",
-        read: |settings| match settings.movetime {
-            MoveTime::Default => "default".to_string(),
-            MoveTime::Fixed(time) => millis(time),
-            MoveTime::Unlimited => "0".to_string(),
-        },
-        write: |settings, number, text| {
-            settings.movetime = match (text, number) {
-                ("default", _) => MoveTime::Default,
-                (_, 0) => MoveTime::Unlimited,
-                (_, number) => MoveTime::Fixed(Duration::from_millis(number)),
-            };
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| match settings.movetime {
+                MoveTime::Default => "default".to_string(),
+                MoveTime::Fixed(time) => millis(time),
+                MoveTime::Unlimited => "0".to_string(),
+            },
+            write: |settings, number, text| {
+                settings.movetime = match (text, number) {
+                    ("default", _) => MoveTime::Default,
+                    (_, 0) => MoveTime::Unlimited,
+                    (_, number) => MoveTime::Fixed(Duration::from_millis(number)),
+                };
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -228,10 +279,12 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "0",
         help: "node limit per search",
-        read: |settings| settings.nodes.unwrap_or(0).to_string(),
-        write: |settings, number, _| {
-            settings.nodes = (number > 0).then_some(number);
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| settings.nodes.unwrap_or(0).to_string(),
+            write: |settings, number, _| {
+                settings.nodes = (number > 0).then_some(number);
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -243,10 +296,12 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "64",
         help: "transposition table size in MB; refused when the machine has not that much memory free",
-        read: |settings| settings.hash_megabytes.to_string(),
-        write: |settings, number, _| {
-            settings.hash_megabytes = number as usize;
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| settings.hash_megabytes.to_string(),
+            write: |settings, number, _| {
+                settings.hash_megabytes = number as usize;
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -258,10 +313,12 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "all cores",
         help: "search threads",
-        read: |settings| settings.threads.to_string(),
-        write: |settings, number, _| {
-            settings.threads = number as usize;
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| settings.threads.to_string(),
+            write: |settings, number, _| {
+                settings.threads = number as usize;
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -273,10 +330,12 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "8",
         help: "playing level, 1 (weakest) to 8 (full strength): Rookie, Novice, Beginner, Player, Skilled, Master, Grandmaster, Sage",
-        read: |settings| settings.level.to_string(),
-        write: |settings, number, _| {
-            settings.level = number as u8;
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| settings.level.to_string(),
+            write: |settings, number, _| {
+                settings.level = number as u8;
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -284,21 +343,23 @@ pub const OPTIONS: &[EngineOption] = &[
         kind: OptionKind::Choice(&["off", "stderr", "stdout", "none", "log", "protocol", "on"]),
         default: "stderr",
         help: "where search information goes: off, stderr (the log) or stdout (into the protocol)",
-        read: |settings| {
-            match settings.info {
-                InfoMode::Off => "off",
-                InfoMode::Log => "stderr",
-                InfoMode::Protocol => "stdout",
-            }
-            .to_string()
-        },
-        write: |settings, _, text| {
-            settings.info = match text {
-                "off" | "none" => InfoMode::Off,
-                "stderr" | "log" => InfoMode::Log,
-                _ => InfoMode::Protocol,
-            };
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| {
+                match settings.info {
+                    InfoMode::Off => "off",
+                    InfoMode::Log => "stderr",
+                    InfoMode::Protocol => "stdout",
+                }
+                .to_string()
+            },
+            write: |settings, _, text| {
+                settings.info = match text {
+                    "off" | "none" => InfoMode::Off,
+                    "stderr" | "log" => InfoMode::Log,
+                    _ => InfoMode::Protocol,
+                };
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -310,10 +371,12 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "50",
         help: "milliseconds kept back from each move's time for process and pipe latency",
-        read: |settings| millis(settings.overhead),
-        write: |settings, number, _| {
-            settings.overhead = Duration::from_millis(number);
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| millis(settings.overhead),
+            write: |settings, number, _| {
+                settings.overhead = Duration::from_millis(number);
+                Ok(())
+            },
         },
     },
     EngineOption {
@@ -325,11 +388,23 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         default: "0",
         help: "seed of a game's own random choices (the ties of Chinese Checkers' level 1); the same seed and position give the same move",
-        read: |settings| settings.seed.to_string(),
-        write: |settings, number, _| {
-            settings.seed = number;
-            Ok(())
+        holder: Holder::Settings {
+    read: |settings| settings.seed.to_string(),
+            write: |settings, number, _| {
+                settings.seed = number;
+                Ok(())
+            },
         },
+    },
+    EngineOption {
+        name: crate::games::WEIGHTS,
+        kind: OptionKind::File,
+        default: "default",
+        help: "the evaluation's weights for the game in play, the same as set_game's weights=FILE: \
+               reversi a file of tabula train reversi (or none: the hand-made features), gomoku `name value` lines, \
+               chinese-checkers key=value pairs; default (the default) is the built-in weights \
+               (for reversi those of tabula --weights)",
+        holder: Holder::Game,
     },
 ];
 
@@ -373,7 +448,7 @@ mod tests {
         ] {
             let option = find(name).unwrap();
             option.set(&mut settings, value).unwrap();
-            assert_eq!(option.get(&settings), value, "{name}");
+            assert_eq!(option.get(&settings).as_deref(), Some(value), "{name}");
         }
         find("movetime")
             .unwrap()
@@ -388,7 +463,9 @@ mod tests {
     fn defaults_are_what_the_table_says() {
         let settings = Settings::default();
         for option in OPTIONS.iter().filter(|option| option.name != "threads") {
-            assert_eq!(option.get(&settings), option.default, "{}", option.name);
+            let value = option.get(&settings);
+            let value = value.as_deref().unwrap_or("default");
+            assert_eq!(value, option.default, "{}", option.name);
         }
     }
 

@@ -89,6 +89,11 @@ pub trait Session: Send {
     ) -> Result<Report<String>, EngineError>;
     /// The engine settings.
     fn settings(&self) -> &Settings;
+    /// The value of an option; see [`Engine::option_value`].
+    ///
+    /// # Errors
+    /// As [`Engine::option_value`].
+    fn option_value(&self, name: &str) -> Result<String, EngineError>;
     /// Sets an option; see [`Engine::set_option`].
     ///
     /// # Errors
@@ -247,6 +252,10 @@ impl<G: Game> Session for Engine<G> {
         Engine::settings(self)
     }
 
+    fn option_value(&self, name: &str) -> Result<String, EngineError> {
+        Engine::option_value(self, name)
+    }
+
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         Engine::set_option(self, name, value)
     }
@@ -295,6 +304,12 @@ pub fn new_session(
     stop: Arc<StopSignal>,
     table: Option<TranspositionTable>,
 ) -> Result<Box<dyn Session>, EngineError> {
+    if !settings.local_files && options.iter().any(|(key, _)| key == games::WEIGHTS) {
+        return Err(EngineError::InvalidOption(format!(
+            "{} names a file, which this session may not read",
+            games::WEIGHTS
+        )));
+    }
     session_for(games::create(name, options)?, settings, stop, table)
 }
 

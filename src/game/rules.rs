@@ -27,6 +27,15 @@ pub trait Rules: Clone + PartialEq + Debug + Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// The variant options as `key=value` pairs, the form `set_game` takes them.
     fn options(&self) -> Vec<(String, String)>;
+    /// Changes an option that may change in the middle of a game (the evaluation's `weights`),
+    /// keeping the position.
+    ///
+    /// # Errors
+    /// [`GameError::InvalidOption`] for an option that cannot change so (see [`fixed_option`]) or
+    /// a value it refuses; the game is unchanged then.
+    fn set_option(&mut self, key: &str, _value: &str) -> Result<(), GameError> {
+        Err(fixed_option(self.name(), key))
+    }
     /// The number of seats.
     fn player_count(&self) -> usize;
     /// The seat whose turn it is.
@@ -184,4 +193,11 @@ fn count<G: Rules>(position: &mut G, depth: usize, buffers: &mut [Vec<G::Move>])
         position.undo(mv, undo);
     }
     total
+}
+
+/// The error of [`Rules::set_option`] for an option that only a new game can change.
+pub fn fixed_option(game: &str, key: &str) -> GameError {
+    GameError::InvalidOption(format!(
+        "{game} cannot change '{key}' in the middle of a game; set_game {game} {key}=... starts one"
+    ))
 }

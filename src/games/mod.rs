@@ -8,6 +8,7 @@ pub mod gomoku;
 pub mod reversi;
 
 use crate::game::{Game, GameError};
+use std::sync::Arc;
 
 /// Makes a game from `key=value` options.
 pub type Constructor = fn(&[(String, String)]) -> Result<AnyGame, GameError>;
@@ -62,6 +63,90 @@ pub fn playout<G: Game>(start: &G, plies: usize, seed: u64) -> G {
     position
 }
 
+/// The game option that every game takes: the file of the evaluation's weights, or `default` for
+/// the built-in ones. Declared here once; each game reads its own kind of file.
+pub const WEIGHTS: &str = "weights";
+
+/// What the `weights` option names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsChoice {
+    /// The built-in weights (`default`).
+    Default,
+    /// A file.
+    File(String),
+}
+
+impl WeightsChoice {
+    /// Reads the option's value; `default` (any case) is the built-in weights.
+    pub fn parse(value: &str) -> WeightsChoice {
+        if value.eq_ignore_ascii_case("default") {
+            WeightsChoice::Default
+        } else {
+            WeightsChoice::File(value.to_string())
+        }
+    }
+
+    /// The `weights` value among `options`, if one is given.
+    pub fn from_options(options: &[(String, String)]) -> Option<WeightsChoice> {
+        options
+            .iter()
+            .find(|(key, _)| key == WEIGHTS)
+            .map(|(_, value)| WeightsChoice::parse(value))
+    }
+}
+
+/// A game's evaluation weights with the file they came from, shared by the positions of a session:
+/// an [`Arc`] of it is cheap to copy into a position, and two sessions in one process may hold
+/// different ones.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LoadedWeights<W> {
+    /// The file named by the `weights` option; `None` for the built-in weights.
+    pub file: Option<String>,
+    /// The weights.
+    pub values: W,
+}
+
+impl<W> LoadedWeights<W> {
+    /// The `weights` entry of a game's options: `None` for the built-in weights, which the
+    /// options leave out.
+    pub fn option(&self) -> Option<(String, String)> {
+        self.file
+            .as_ref()
+            .map(|file| (WEIGHTS.to_string(), file.clone()))
+    }
+}
+
+/// Loads the weights `choice` names: the built-in ones from `default`, or a file read by `read`
+/// (which says what is wrong with its text).
+///
+/// # Errors
+/// [`GameError::InvalidOption`] naming the file and what is wrong: it cannot be read, or `read`
+/// refuses it.
+pub fn load_weights<W>(
+    game: &str,
+    choice: &WeightsChoice,
+    default: impl FnOnce() -> Arc<LoadedWeights<W>>,
+    read: impl FnOnce(&[u8]) -> Result<W, String>,
+) -> Result<Arc<LoadedWeights<W>>, GameError> {
+    match choice {
+        WeightsChoice::Default => Ok(default()),
+        WeightsChoice::File(file) => {
+            let bytes = std::fs::read(file).map_err(|error| {
+                GameError::InvalidOption(format!("weights: cannot read {file}: {error}"))
+            })?;
+            let values = read(&bytes).map_err(|error| {
+                GameError::InvalidOption(format!(
+                    "weights: {file} is not a {game} weight file: {error}"
+                ))
+            })?;
+            Ok(Arc::new(LoadedWeights {
+                file: Some(file.clone()),
+                values,
+            }))
+        }
+    }
+}
+
 /// Aliases that also choose an option, as `(alias, key, value)`: `set_game renju` is Gomoku under
 /// the renju rule. An option given with the alias wins.
 pub const ALIAS_OPTIONS: &[(&str, &str, &str)] = &[("renju", "rule", "renju")];
@@ -71,7 +156,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "reversi",
         aliases: &["othello"],
-        options: "size=N (even, from 4 to 16; default 8)",
+        options: "size=N (even, from 4 to 16; default 8) weights=FILE|none|default (8x8)",
         create: reversi,
         bench: || Bench {
             positions: reversi::bench_positions()
@@ -84,7 +169,8 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "gomoku",
         aliases: &["gobang", "renju", "five-in-a-row"],
-        options: "size=N (from 5 to 22; default 15) rule=freestyle|standard|renju",
+        options: "size=N (from 5 to 22; default 15) rule=freestyle|standard|renju \
+                  weights=FILE|default",
         create: |options| Ok(AnyGame::Gomoku(gomoku::Gomoku::from_options(options)?)),
         bench: || Bench {
             positions: gomoku::bench_positions()
@@ -99,7 +185,7 @@ pub const GAMES: &[GameEntry] = &[
         aliases: &["chinese_checkers", "chinesecheckers", "halma", "sternhalma"],
         options: "players=1|2|3|4|6 jumps=standard|long max_moves=N goal_lock=on|off|strict \
                   side_camps=open|no-stop finish=fill|all spoil_after=N equal_turn=on|off \
-                  at_cap=progress|draw rules=ccerl",
+                  at_cap=progress|draw rules=ccerl weights=FILE|default",
         create: |options| {
             Ok(AnyGame::ChineseCheckers(
                 chinese_checkers::ChineseCheckers::from_options(options)?,
@@ -164,15 +250,24 @@ pub fn check_keys(
 }
 
 fn reversi(options: &[(String, String)]) -> Result<AnyGame, GameError> {
-    check_keys("reversi", options, &["size"])?;
+    check_keys("reversi", options, &["size", WEIGHTS])?;
     let size = match options.iter().find(|(key, _)| key == "size") {
         None => 8,
         Some((_, value)) => reversi::general::SIZES
             .parse("reversi size", value)
             .map_err(GameError::InvalidOption)? as usize,
     };
+    let weights = WeightsChoice::from_options(options);
     if size == 8 {
-        Ok(AnyGame::Reversi(reversi::Reversi::new()))
+        let mut game = reversi::Reversi::new();
+        if let Some(choice) = weights {
+            game.set_patterns(reversi::evaluation::load(&choice)?);
+        }
+        Ok(AnyGame::Reversi(game))
+    } else if weights.is_some() {
+        Err(GameError::InvalidOption(format!(
+            "weights: reversi on {size}x{size} has no pattern weights (only 8x8 has)"
+        )))
     } else {
         Ok(AnyGame::GeneralReversi(
             reversi::general::GeneralReversi::new(size)?,

@@ -22,6 +22,7 @@ use crate::engine::clock;
 use crate::engine::{Engine, EngineError, Mode, Report, Request, Score, Settings, StopSignal};
 use crate::game::Rules;
 use crate::game::{GameError, Player};
+use crate::games;
 use crate::games::chinese_checkers::board::{bit, CAMP_MASKS, HOLES, NEIGHBOUR_MASKS};
 use crate::games::chinese_checkers::variant::{ccerl_rules, CCERL_MAX_PLIES};
 use crate::games::chinese_checkers::{moves, ChineseCheckers, ChineseCheckersMove, Jumps};
@@ -125,13 +126,19 @@ impl Ccp {
                     "option name Level type spin default {} min 0 max 10",
                     self.engine.settings().level
                 ));
+                self.line(&format!(
+                    "option name Weights type string default {}",
+                    self.engine.option_value(games::WEIGHTS)?
+                ));
                 self.line("ccpok");
             }
             "protocol" => self.line("protocol ccp 1"),
             "isready" => self.line("readyok"),
             "setoption" => self.set_option(rest)?,
             "ucinewgame" | "newgame" => {
-                self.engine.set_position(game_at_ply(0)?);
+                let mut start = game_at_ply(0)?;
+                start.take_weights_of(self.engine.position());
+                self.engine.set_position(start);
                 self.ply = 0;
             }
             "position" => self.set_position(rest)?,
@@ -196,6 +203,7 @@ impl Ccp {
             }
             _ => return Err(usage("position startpos | position cells ... [moves ...]")),
         };
+        game.take_weights_of(self.engine.position());
         let mut played = 0;
         if let Some(word) = words.get(used) {
             if !word.eq_ignore_ascii_case("moves") {

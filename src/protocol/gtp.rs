@@ -459,17 +459,17 @@ fn set_option(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError>
 }
 
 fn get_option(gtp: &mut Gtp, arguments: &[&str]) -> Result<String, CommandError> {
-    let settings = gtp.session.settings();
     match arguments.first() {
         None => Ok(options::OPTIONS
             .iter()
-            .map(|option| format!("{} {}", option.name, option.get(settings)))
-            .collect::<Vec<_>>()
+            .map(|option| {
+                gtp.session
+                    .option_value(option.name)
+                    .map(|value| format!("{} {value}", option.name))
+            })
+            .collect::<Result<Vec<_>, _>>()?
             .join("\n")),
-        Some(name) => {
-            let option = options::find(name).map_err(EngineError::InvalidOption)?;
-            Ok(option.get(settings))
-        }
+        Some(name) => Ok(gtp.session.option_value(name)?),
     }
 }
 

@@ -359,7 +359,15 @@ impl Piskvork {
         moves: &[String],
         table: Option<TranspositionTable>,
     ) -> Result<Box<dyn Session>, CommandError> {
-        let game: AnyGame = games::create("gomoku", &game_options(size, rule))?;
+        // The weights an `INFO weights` chose stay for the new game.
+        let mut options = game_options(size, rule);
+        options.extend(
+            self.session
+                .game_options()
+                .into_iter()
+                .filter(|(key, _)| key == games::WEIGHTS),
+        );
+        let game: AnyGame = games::create("gomoku", &options)?;
         let table = table.unwrap_or_else(|| TranspositionTable::new(0));
         let mut session = session_for(
             game,

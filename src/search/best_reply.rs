@@ -10,7 +10,8 @@
 
 use super::ordering::{order_score, KillerOrder};
 use super::{
-    enter, negamax, prologue, stopped, terminal_value, Flow, Prologue, Shared, Worker, MAX_PLY,
+    enter, negamax, prologue, stopped, terminal_value, Flow, Node, NodeKind, NonPv, Prologue, Pv,
+    Shared, Worker, MAX_PLY,
 };
 use crate::base::score::INFINITY;
 use crate::game::{Game, MoveCode, Player, MAX_PLAYERS};
@@ -31,40 +32,28 @@ struct Reply<M> {
 }
 
 /// The value for the root player of the position after its move (the coalition to move), searched
-/// `depth` plies deep.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn after_root_move<G: Game>(
+/// as a node of kind `N` at `node` (its window for the root player).
+pub(super) fn after_root_move<G: Game, N: NodeKind>(
     worker: &mut Worker<G>,
     position: &mut G,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
+    node: Node,
     shared: &Shared,
 ) -> i32 {
-    -coalition_node(worker, position, depth, ply, -beta, -alpha, pv_node, shared)
+    -coalition_node::<G, N>(worker, position, node.negated(), shared)
 }
 
 /// The value for the root player where the coalition's turn is over: a finished game, a leaf, or
 /// a node where the root player moves.
-#[allow(clippy::too_many_arguments)]
-fn root_value<G: Game>(
+fn root_value<G: Game, N: NodeKind>(
     worker: &mut Worker<G>,
     position: &mut G,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
+    node: Node,
     shared: &Shared,
 ) -> i32 {
     let root = shared.root_player;
     match position.outcome() {
-        Some(outcome) => terminal_value(&outcome, root, ply, shared),
-        None if position.side_to_move() == root => {
-            negamax(worker, position, depth, ply, alpha, beta, pv_node, shared)
-        }
+        Some(outcome) => terminal_value(&outcome, root, node.ply, shared),
+        None if position.side_to_move() == root => negamax::<G, N>(worker, position, node, shared),
         // The root player has finished while the others play on: its place is settled.
         None => position.evaluate(root, shared.strength),
     }
@@ -115,17 +104,13 @@ fn replies<G: Game>(
 }
 
 /// Plays `reply` with the skipped turns before it and after it, up to the root player's turn (or
-/// the end of the game), searches on, and takes it all back. Returns the value for the coalition.
-#[allow(clippy::too_many_arguments)]
-fn search_reply<G: Game>(
+/// the end of the game), searches on (a node of kind `N` at `node`, its window for the coalition),
+/// and takes it all back. Returns the value for the coalition.
+fn search_reply<G: Game, N: NodeKind>(
     worker: &mut Worker<G>,
     position: &mut G,
     reply: Reply<G::Move>,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
+    node: Node,
     shared: &Shared,
 ) -> i32 {
     let null = position
@@ -148,7 +133,7 @@ fn search_reply<G: Game>(
         count += 1;
     }
     shared.table.prefetch(position.hash() ^ shared.root_key);
-    let value = -root_value(worker, position, depth, ply, -beta, -alpha, pv_node, shared);
+    let value = -root_value::<G, N>(worker, position, node.negated(), shared);
     for (mv, undo) in played[..count].iter().rev().flatten() {
         position.undo(*mv, *undo);
     }
@@ -156,26 +141,25 @@ fn search_reply<G: Game>(
 }
 
 /// The coalition's turn: the best reply for the coalition among all opponents' moves, as a
-/// principal-variation search with a transposition table. Returns the coalition's value.
-#[allow(clippy::too_many_arguments)]
-fn coalition_node<G: Game>(
+/// principal-variation search with a transposition table, at a node of kind `N`. Returns the
+/// coalition's value.
+fn coalition_node<G: Game, N: NodeKind>(
     worker: &mut Worker<G>,
     position: &mut G,
-    depth: i32,
-    ply: usize,
-    mut alpha: i32,
-    mut beta: i32,
-    pv_node: bool,
+    node: Node,
     shared: &Shared,
 ) -> i32 {
+    let mut node = node;
+    let Node { depth, ply, .. } = node;
     if enter(worker, ply, shared) == Flow::Stop {
         return 0;
     }
+    // A leaf: the root player's value, with no window to keep.
+    let leaf = |node: Node| Node { depth: 0, ..node }.negated();
     if depth <= 0 || ply >= MAX_PLY || position.outcome().is_some() {
-        return -root_value(worker, position, 0, ply, -beta, -alpha, false, shared);
+        return -root_value::<G, NonPv>(worker, position, leaf(node), shared);
     }
-    let (key, entry) = match prologue(position, depth, ply, &mut alpha, &mut beta, pv_node, shared)
-    {
+    let (key, entry) = match prologue::<G, N>(position, &mut node, shared) {
         Prologue::Done(value) => return value,
         Prologue::Search { key, entry } => (key, entry),
     };
@@ -183,49 +167,25 @@ fn coalition_node<G: Game>(
     let mut list = replies(worker, position, table_code, ply, shared);
     list.truncate(BEST_REPLIES);
     if list.is_empty() {
-        return -root_value(worker, position, 0, ply, -beta, -alpha, false, shared);
+        return -root_value::<G, NonPv>(worker, position, leaf(node), shared);
     }
-    let original_alpha = alpha;
+    // The node as it is searched, its window narrowed: what the table stores it as.
+    let searched = node;
+    let Node {
+        mut alpha, beta, ..
+    } = node;
+    let next = |alpha: i32, beta: i32| searched.next(depth - 1, alpha, beta);
     let mut best = -INFINITY;
     let mut best_move = None;
     let mut cutoff = false;
     for (index, &reply) in list.iter().enumerate() {
         let value = if index == 0 {
-            search_reply(
-                worker,
-                position,
-                reply,
-                depth - 1,
-                ply + 1,
-                alpha,
-                beta,
-                pv_node,
-                shared,
-            )
+            search_reply::<G, N>(worker, position, reply, next(alpha, beta), shared)
         } else {
-            let probe = search_reply(
-                worker,
-                position,
-                reply,
-                depth - 1,
-                ply + 1,
-                alpha,
-                alpha + 1,
-                false,
-                shared,
-            );
-            if probe > alpha && probe < beta && pv_node && !stopped(worker, shared) {
-                search_reply(
-                    worker,
-                    position,
-                    reply,
-                    depth - 1,
-                    ply + 1,
-                    alpha,
-                    beta,
-                    true,
-                    shared,
-                )
+            let null_window = next(alpha, alpha + 1);
+            let probe = search_reply::<G, NonPv>(worker, position, reply, null_window, shared);
+            if probe > alpha && probe < beta && N::PV && !stopped(worker, shared) {
+                search_reply::<G, Pv>(worker, position, reply, next(alpha, beta), shared)
             } else {
                 probe
             }
@@ -238,7 +198,7 @@ fn coalition_node<G: Game>(
             if value > alpha {
                 best_move = Some(reply.mv);
                 alpha = value;
-                if pv_node {
+                if N::PV {
                     let (head, tail) = worker.pv.split_at_mut(ply + 1);
                     head[ply].clear();
                     head[ply].push(reply.mv);
@@ -256,15 +216,6 @@ fn coalition_node<G: Game>(
             }
         }
     }
-    super::store_node(
-        shared,
-        key,
-        best_move,
-        best,
-        original_alpha,
-        cutoff,
-        ply,
-        depth,
-    );
+    super::store_node(shared, key, best_move, best, cutoff, searched);
     best
 }

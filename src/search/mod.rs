@@ -483,9 +483,15 @@ fn iterate<G: Game>(
             {
                 aspiration(worker, root, &mut lines, depth, score, shared)
             }
-            _ => search_root(
-                worker, root, &mut lines, depth, -INFINITY, INFINITY, multi_pv, shared,
-            ),
+            _ => {
+                let node = Node {
+                    depth: depth as i32,
+                    ply: 0,
+                    alpha: -INFINITY,
+                    beta: INFINITY,
+                };
+                search_root(worker, root, &mut lines, node, multi_pv, shared)
+            }
         };
         if !finished {
             // A stopped iteration still counts when the last best move was searched in it and
@@ -662,7 +668,13 @@ fn aspiration<G: Game>(
     let mut alpha = (previous - delta).max(-INFINITY);
     let mut beta = (previous + delta).min(INFINITY);
     loop {
-        if !search_root(worker, root, lines, depth, alpha, beta, 1, shared) {
+        let node = Node {
+            depth: depth as i32,
+            ply: 0,
+            alpha,
+            beta,
+        };
+        if !search_root(worker, root, lines, node, 1, shared) {
             return false;
         }
         let best = lines[0].score;
@@ -685,19 +697,21 @@ fn aspiration<G: Game>(
 /// One iteration at the root. With `multi_pv` above one, the best `multi_pv` moves get exact scores.
 /// Returns false when stopped; the lines are re-sorted best first either way, and the moves not
 /// searched (after a stop or a fail-high) keep what the last iteration that searched them found.
-#[allow(clippy::too_many_arguments)]
 fn search_root<G: Game>(
     worker: &mut Worker<G>,
     root: &mut G,
     lines: &mut [RootLine<G::Move>],
-    depth: u32,
-    alpha: i32,
-    beta: i32,
+    node: Node,
     multi_pv: usize,
     shared: &Shared,
 ) -> bool {
-    let depth = depth as i32;
-    let mut alpha = alpha;
+    let Node {
+        depth,
+        mut alpha,
+        beta,
+        ..
+    } = node;
+    let next = |low: i32, high: i32| node.next(depth - 1, low, high);
     let mover = root.side_to_move();
     let mut exact_scores: Vec<i32> = Vec::with_capacity(multi_pv);
     let mut interrupted = false;
@@ -710,26 +724,12 @@ fn search_root<G: Game>(
         } else {
             alpha
         };
-        let mut search = |worker: &mut Worker<G>, low: i32, high: i32, pv_node: bool| {
-            child(
-                worker,
-                root,
-                mv,
-                mover,
-                depth - 1,
-                1,
-                low,
-                high,
-                pv_node,
-                shared,
-            )
-        };
         let value = if index == 0 || exact_scores.len() < multi_pv {
-            search(worker, floor, beta, true)
+            child::<G, Pv>(worker, root, mv, mover, next(floor, beta), shared)
         } else {
-            let probe = search(worker, floor, floor + 1, false);
+            let probe = child::<G, NonPv>(worker, root, mv, mover, next(floor, floor + 1), shared);
             if probe > floor && probe < beta && !stopped(worker, shared) {
-                search(worker, floor, beta, true)
+                child::<G, Pv>(worker, root, mv, mover, next(floor, beta), shared)
             } else {
                 probe
             }
@@ -763,28 +763,24 @@ fn search_root<G: Game>(
     !interrupted
 }
 
-/// Plays `mv`, searches the child and returns its value for `mover`'s side.
-#[allow(clippy::too_many_arguments)]
-fn child<G: Game>(
+/// Plays `mv`, searches the child (a node of kind `N` at `node`, its window for `mover`'s side)
+/// and returns its value for `mover`'s side.
+fn child<G: Game, N: NodeKind>(
     worker: &mut Worker<G>,
     position: &mut G,
     mv: G::Move,
     mover: Player,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
+    node: Node,
     shared: &Shared,
 ) -> i32 {
     let undo = position.play_unchecked(mv);
     shared.table.prefetch(position.hash() ^ shared.root_key);
     let value = if shared.best_reply && mover == shared.root_player {
-        best_reply::after_root_move(worker, position, depth, ply, alpha, beta, pv_node, shared)
+        best_reply::after_root_move::<G, N>(worker, position, node, shared)
     } else if shared.same_team(mover, position.side_to_move()) {
-        negamax(worker, position, depth, ply, alpha, beta, pv_node, shared)
+        negamax::<G, N>(worker, position, node, shared)
     } else {
-        -negamax(worker, position, depth, ply, -beta, -alpha, pv_node, shared)
+        -negamax::<G, N>(worker, position, node.negated(), shared)
     };
     position.undo(mv, undo);
     value
@@ -839,6 +835,59 @@ fn static_value<G: Game>(position: &G, shared: &Shared) -> i32 {
     }
 }
 
+/// The kind of a node, as a marker type: each kind's search is compiled on its own, with no
+/// runtime flag to test.
+trait NodeKind {
+    /// On the principal variation: searched with an open window, its line kept, never cut off by
+    /// the table or by ProbCut, and never reduced.
+    const PV: bool;
+}
+
+/// A node on the principal variation.
+struct Pv;
+
+/// A node off the principal variation, searched with a null window.
+struct NonPv;
+
+impl NodeKind for Pv {
+    const PV: bool = true;
+}
+
+impl NodeKind for NonPv {
+    const PV: bool = false;
+}
+
+/// Where a node stands: the depth left, its distance from the root and its window, for the side
+/// to move there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Node {
+    /// The same node with the window seen from the other side.
+    fn negated(self) -> Node {
+        Node {
+            alpha: -self.beta,
+            beta: -self.alpha,
+            ..self
+        }
+    }
+
+    /// A node one ply further, `depth` deep, with the window `alpha..beta`.
+    fn next(self, depth: i32, alpha: i32, beta: i32) -> Node {
+        Node {
+            depth,
+            ply: self.ply + 1,
+            alpha,
+            beta,
+        }
+    }
+}
+
 /// Whether a search thread goes on or must stop now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -881,42 +930,32 @@ enum Prologue {
 /// Narrows the window to what a line from `ply` can still win or lose, then probes the table and
 /// cuts off on a stored bound that settles the node.
 #[inline(always)]
-fn prologue<G: Game>(
-    position: &G,
-    depth: i32,
-    ply: usize,
-    alpha: &mut i32,
-    beta: &mut i32,
-    pv_node: bool,
-    shared: &Shared,
-) -> Prologue {
+fn prologue<G: Game, N: NodeKind>(position: &G, node: &mut Node, shared: &Shared) -> Prologue {
     // No line from here can win or lose by more than the largest margin, right now.
-    *alpha = (*alpha).max(-score::win_in(ply, score::MAX_MARGIN));
-    *beta = (*beta).min(score::win_in(ply, score::MAX_MARGIN));
-    if *alpha >= *beta {
-        return Prologue::Done(*alpha);
+    node.alpha = node.alpha.max(-score::win_in(node.ply, score::MAX_MARGIN));
+    node.beta = node.beta.min(score::win_in(node.ply, score::MAX_MARGIN));
+    if node.alpha >= node.beta {
+        return Prologue::Done(node.alpha);
     }
     let key = position.hash() ^ shared.root_key;
     let entry = shared.table.probe(key);
-    match table_cutoff(entry, depth, ply, *alpha, *beta, pv_node) {
+    match table_cutoff::<N>(entry, node) {
         Some(stored) => Prologue::Done(stored),
         None => Prologue::Search { key, entry },
     }
 }
 
 /// Principal-variation negamax with a transposition table, killers, history and late-move
-/// reductions. Returns a score for the side to move's team; meaningless once stopped.
-#[allow(clippy::too_many_arguments)]
-fn negamax<G: Game>(
+/// reductions, at a node of kind `N`. Returns a score for the side to move's team; meaningless
+/// once stopped.
+fn negamax<G: Game, N: NodeKind>(
     worker: &mut Worker<G>,
     position: &mut G,
-    depth: i32,
-    ply: usize,
-    mut alpha: i32,
-    mut beta: i32,
-    pv_node: bool,
+    node: Node,
     shared: &Shared,
 ) -> i32 {
+    let mut node = node;
+    let Node { depth, ply, .. } = node;
     if enter(worker, ply, shared) == Flow::Stop {
         return 0;
     }
@@ -926,18 +965,21 @@ fn negamax<G: Game>(
             None => static_value(position, shared),
         };
     }
-    let (key, entry) = match prologue(position, depth, ply, &mut alpha, &mut beta, pv_node, shared)
-    {
+    let (key, entry) = match prologue::<G, N>(position, &mut node, shared) {
         Prologue::Done(value) => return value,
         Prologue::Search { key, entry } => (key, entry),
     };
+    // The node as it is searched, its window narrowed: what the table stores it as.
+    let searched = node;
+    let Node {
+        mut alpha, beta, ..
+    } = node;
     let table_move = entry
         .and_then(|entry| entry.move_code)
         .and_then(|code| position.move_from_code(code));
-    if !pv_node && shared.probcut {
+    if !N::PV && shared.probcut {
         if let Some(model) = position.probcut(depth as u32) {
-            if let Some(value) = probcut(worker, position, &model, depth, ply, alpha, beta, shared)
-            {
+            if let Some(value) = probcut(worker, position, &model, searched, shared) {
                 return value;
             }
         }
@@ -958,7 +1000,7 @@ fn negamax<G: Game>(
             };
             improving = before == NO_STATIC_VALUE || eval > before;
             // Before the proof search: a forced win it might find would only fail higher.
-            if !pv_node && futile(&selectivity, eval, improving, depth, alpha, beta) {
+            if !N::PV && futile(&selectivity, eval, improving, depth, alpha, beta) {
                 return eval;
             }
             static_eval = Some(eval);
@@ -980,7 +1022,7 @@ fn negamax<G: Game>(
             shared
                 .table
                 .store(key, first, stored, 0, depth, Bound::Lower);
-            if pv_node {
+            if N::PV {
                 worker.pv[ply].extend_from_slice(&win.line);
             }
             return value;
@@ -989,7 +1031,7 @@ fn negamax<G: Game>(
 
     if let Some(eval) = static_eval {
         // After the proof search: a forced win would lift the node above the static value.
-        if !pv_node && razored(&selectivity, eval, depth, alpha, beta) {
+        if !N::PV && razored(&selectivity, eval, depth, alpha, beta) {
             return eval;
         }
     }
@@ -1008,14 +1050,14 @@ fn negamax<G: Game>(
     }
     // The only reply to a threat costs no depth.
     let extension = (selectivity.single_reply_extension && moves.len() == 1) as i32;
-    let move_limit = (!pv_node && static_eval.is_some() && depth <= selectivity.move_count_depth)
+    let move_limit = (!N::PV && static_eval.is_some() && depth <= selectivity.move_count_depth)
         .then(|| move_count_limit(depth, improving));
     scores.clear();
     scores.resize(moves.len(), 0);
     position.score_moves(&moves, &mut scores);
     let mover = position.side_to_move();
     let table_move = table_move.filter(|mv| moves.contains(mv));
-    let original_alpha = alpha;
+    let next = |depth: i32, low: i32, high: i32| searched.next(depth, low, high);
     let mut best = -INFINITY;
     let mut best_move = None;
     let mut cutoff = false;
@@ -1068,27 +1110,20 @@ fn negamax<G: Game>(
             {
                 continue;
             }
-            let mut search = |worker: &mut Worker<G>, depth: i32, low: i32, high: i32, pv: bool| {
-                child(
+            let depth = depth + extension;
+            let value = if index == 0 {
+                child::<G, N>(
                     worker,
                     position,
                     mv,
                     mover,
-                    depth,
-                    ply + 1,
-                    low,
-                    high,
-                    pv,
+                    next(depth - 1, alpha, beta),
                     shared,
                 )
-            };
-            let depth = depth + extension;
-            let value = if index == 0 {
-                search(worker, depth - 1, alpha, beta, pv_node)
             } else {
                 // Once a win is proven, only a full-depth search can prove a bigger one: a reduced
                 // search ending on a heuristic value would wrongly refute the move.
-                let reduction = if !pv_node
+                let reduction = if !N::PV
                     && rank == Rank::Ordinary
                     && depth >= REDUCTION_DEPTH
                     && index >= REDUCTION_MOVES
@@ -1098,12 +1133,15 @@ fn negamax<G: Game>(
                 } else {
                     0
                 };
-                let mut value = search(worker, depth - 1 - reduction, alpha, alpha + 1, false);
+                let null_window = next(depth - 1 - reduction, alpha, alpha + 1);
+                let mut value = child::<G, NonPv>(worker, position, mv, mover, null_window, shared);
                 if value > alpha && reduction > 0 {
-                    value = search(worker, depth - 1, alpha, alpha + 1, false);
+                    let null_window = next(depth - 1, alpha, alpha + 1);
+                    value = child::<G, NonPv>(worker, position, mv, mover, null_window, shared);
                 }
-                if value > alpha && value < beta && pv_node {
-                    value = search(worker, depth - 1, alpha, beta, true);
+                if value > alpha && value < beta && N::PV {
+                    let open = next(depth - 1, alpha, beta);
+                    value = child::<G, Pv>(worker, position, mv, mover, open, shared);
                 }
                 value
             };
@@ -1116,7 +1154,7 @@ fn negamax<G: Game>(
                 if value > alpha {
                     best_move = Some(mv);
                     alpha = value;
-                    if pv_node {
+                    if N::PV {
                         let (head, tail) = worker.pv.split_at_mut(ply + 1);
                         head[ply].clear();
                         head[ply].push(mv);
@@ -1143,16 +1181,7 @@ fn negamax<G: Game>(
     if stopped(worker, shared) {
         return 0;
     }
-    store_node(
-        shared,
-        key,
-        best_move,
-        best,
-        original_alpha,
-        cutoff,
-        ply,
-        depth,
-    );
+    store_node(shared, key, best_move, best, cutoff, searched);
     best
 }
 
@@ -1199,17 +1228,19 @@ fn move_count_limit(depth: i32, improving: bool) -> usize {
 /// [`PROBCUT_THRESHOLD`] sigmas. Returns `beta` when the deep search would likely fail high,
 /// `alpha` when it would likely fail low, `None` to search the node in full. Windows at proven
 /// wins or losses are left alone, and so is a bound that no heuristic value can reach.
-#[allow(clippy::too_many_arguments)]
 fn probcut<G: Game>(
     worker: &mut Worker<G>,
     position: &mut G,
     model: &ProbCut,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
+    node: Node,
     shared: &Shared,
 ) -> Option<i32> {
+    let Node {
+        depth,
+        ply,
+        alpha,
+        beta,
+    } = node;
     let shallow = model.shallow_depth as i32;
     if shallow >= depth
         || model.slope <= 0.0
@@ -1222,16 +1253,13 @@ fn probcut<G: Game>(
     let reachable = -score::MAX_EVALUATION as f64..=score::MAX_EVALUATION as f64;
     // A shallow null-window search of (window, window + 1); `None` once the search is stopped.
     let mut probe = |window: i32| {
-        let value = negamax(
-            worker,
-            position,
-            shallow,
+        let null_window = Node {
+            depth: shallow,
             ply,
-            window,
-            window + 1,
-            false,
-            shared,
-        );
+            alpha: window,
+            beta: window + 1,
+        };
+        let value = negamax::<G, NonPv>(worker, position, null_window, shared);
         (!stopped(worker, shared)).then_some(value)
     };
     let high = ((beta as f64 - model.intercept + margin) / model.slope).ceil();
@@ -1258,43 +1286,33 @@ fn probcut<G: Game>(
 /// The stored score when a table entry decides a node outside the principal variation: deep
 /// enough, and exact or a bound outside the window.
 #[inline(always)]
-fn table_cutoff(
-    entry: Option<Entry>,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
-) -> Option<i32> {
+fn table_cutoff<N: NodeKind>(entry: Option<Entry>, node: &Node) -> Option<i32> {
     let entry = entry?;
-    if pv_node || (entry.depth as i32) < depth {
+    if N::PV || (entry.depth as i32) < node.depth {
         return None;
     }
-    let stored = score::from_table(entry.score, ply);
+    let stored = score::from_table(entry.score, node.ply);
     let cut = match entry.bound {
         Bound::Exact => true,
-        Bound::Lower => stored >= beta,
-        Bound::Upper => stored <= alpha,
+        Bound::Lower => stored >= node.beta,
+        Bound::Upper => stored <= node.alpha,
     };
     cut.then_some(stored)
 }
 
-/// Stores a searched node's result: a lower bound after a cutoff, exact when it raised alpha, an
-/// upper bound otherwise.
-#[allow(clippy::too_many_arguments)]
+/// Stores the result of the node `searched` (its window as the search began): a lower bound after
+/// a cutoff, exact when it raised alpha, an upper bound otherwise.
 fn store_node<M: MoveCode>(
     shared: &Shared,
     key: u64,
     best_move: Option<M>,
     best: i32,
-    original_alpha: i32,
     cutoff: bool,
-    ply: usize,
-    depth: i32,
+    searched: Node,
 ) {
     let bound = if cutoff {
         Bound::Lower
-    } else if best > original_alpha {
+    } else if best > searched.alpha {
         Bound::Exact
     } else {
         Bound::Upper
@@ -1302,9 +1320,9 @@ fn store_node<M: MoveCode>(
     shared.table.store(
         key,
         best_move.map(|mv| mv.code()),
-        score::to_table(best, ply),
+        score::to_table(best, searched.ply),
         0,
-        depth.clamp(0, 255) as u8,
+        searched.depth.clamp(0, 255) as u8,
         bound,
     );
 }

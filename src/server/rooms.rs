@@ -432,7 +432,14 @@ fn handle(
                     };
                     (key.to_ascii_lowercase(), value)
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            // A client may not have the server read its files.
+            if options.iter().any(|(key, _)| key == games::WEIGHTS) {
+                return vec![ServerMessage::error(format!(
+                    "{} names a file, which the server does not read for a client",
+                    games::WEIGHTS
+                ))];
+            }
             let id = auth::random_token();
             let spec = RoomSpec {
                 game,

@@ -27,6 +27,8 @@ pub fn settings(state: &State) -> Settings {
         hash_megabytes: state.limits.session_hash,
         info: InfoMode::Off,
         shared: Some(state.shared.clone()),
+        // A client may not have the server read its files.
+        local_files: false,
         ..Settings::default()
     }
 }

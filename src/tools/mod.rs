@@ -5,7 +5,6 @@
 
 pub mod analyze;
 pub mod bench;
-pub mod chinese_checkers_match;
 pub mod interrupt;
 pub mod matches;
 pub mod positions;
@@ -13,4 +12,6 @@ pub mod progress;
 pub mod reversi_probcut;
 pub mod reversi_selfplay;
 pub mod reversi_training;
+pub mod selfplay;
 pub mod solve_file;
+pub mod training;

@@ -84,7 +84,7 @@ impl Default for SelfPlayConfig {
 }
 
 /// One labelled position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Labelled {
     /// The position.
     pub position: Reversi,
@@ -153,7 +153,7 @@ pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTa
         // The result says little about a position that random moves follow: keep those out.
         if plies >= random_moves {
             record.positions.push(Labelled {
-                position,
+                position: position.clone(),
                 score: 0,
                 search: None,
             });
@@ -225,7 +225,7 @@ fn solve_to_the_end(
         );
         result.get_or_insert(black);
         record.positions.push(Labelled {
-            position: *position,
+            position: position.clone(),
             score,
             search: None,
         });
@@ -490,6 +490,73 @@ pub fn run_to_file(config: &SelfPlayConfig, out: &std::path::Path) -> anyhow::Re
     Ok(())
 }
 
+/// The command line of `tabula selfplay reversi`: games for `tabula train reversi`.
+#[derive(clap::Args, Debug)]
+pub struct ReversiSelfplayArgs {
+    /// Number of games.
+    #[arg(long)]
+    pub games: usize,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of the first game (to split a run into parts).
+    #[arg(long, default_value_t = 0)]
+    pub first_game: usize,
+    /// Games played in parallel.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Each game opens with 0 to this many random moves.
+    #[arg(long, default_value_t = 20)]
+    pub random_moves: u32,
+    /// Search depth of engine moves.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Engine moves pick among the best this-many moves...
+    #[arg(long, default_value_t = 4)]
+    pub candidates: usize,
+    /// ...that score at most this far below the best (in discs)...
+    #[arg(long, default_value_t = 3.0)]
+    pub margin: f64,
+    /// ...with weight exp(-loss / temperature), in discs.
+    #[arg(long, default_value_t = 1.0)]
+    pub temperature: f64,
+    /// Positions with at most this many empties are solved exactly.
+    #[arg(long, default_value_t = 18)]
+    pub exact_empties: u32,
+    /// Transposition table per thread, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Output file (one labelled position per line).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Keep the whole games already in the output file and play on from there.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Runs `tabula selfplay reversi`.
+///
+/// # Errors
+/// The file cannot be read or written.
+pub fn run_command(arguments: &ReversiSelfplayArgs) -> anyhow::Result<()> {
+    let disc = crate::games::reversi::evaluation::DISC as f64;
+    let config = SelfPlayConfig {
+        games: arguments.games,
+        seed: arguments.seed,
+        first_game: arguments.first_game,
+        threads: arguments.threads,
+        max_random_moves: arguments.random_moves,
+        depth: arguments.depth,
+        candidates: arguments.candidates,
+        margin: (arguments.margin * disc).round() as i32,
+        temperature: arguments.temperature * disc,
+        exact_empties: arguments.exact_empties,
+        hash_megabytes: arguments.hash,
+        resume: arguments.resume,
+    };
+    run_to_file(&config, &arguments.out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -528,7 +595,10 @@ mod tests {
             let mut text = Vec::new();
             write_line(&mut text, &positions[5], number).expect("write");
             let line = String::from_utf8(text).expect("utf-8");
-            assert_eq!(read_line(&line), Some((positions[5], number as u64)));
+            assert_eq!(
+                read_line(&line),
+                Some((positions[5].clone(), number as u64))
+            );
             // Engine-chosen positions carry their search score; solved ones do not.
             assert!(positions.iter().any(|labelled| labelled.search.is_some()));
             assert!(positions

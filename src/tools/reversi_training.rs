@@ -18,7 +18,7 @@ use crate::games::reversi::patterns::{self, FEATURE_COUNT, PHASES};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-/// How to train. Also the options of `tabula reversi-train`, with [`TrainConfig::default`]'s values
+/// How to train. Also the options of `tabula train reversi`, with [`TrainConfig::default`]'s values
 /// as their defaults.
 #[derive(Clone, Debug, clap::Args)]
 pub struct TrainConfig {
@@ -522,7 +522,7 @@ pub fn error_by_empties(
 }
 
 /// Prints the error of the active evaluation (the `--weights` in use) on labelled positions that
-/// training did not see, by empties: `tabula reversi-error`.
+/// training did not see, by empties: `tabula train reversi --measure`.
 ///
 /// # Errors
 /// A file that cannot be read or holds a malformed line.
@@ -539,8 +539,15 @@ pub fn error_files(data: &[std::path::PathBuf]) -> Result<()> {
         .lines()
         .filter(|line| !line.trim().is_empty())
         .collect();
+    // The weights of `tabula --weights`, the default of every position.
+    let patterns = evaluation::default_patterns();
     let reports = error_by_empties(&lines, |position| {
-        evaluation::evaluate(position.player, position.opponent, Strength::FULL)
+        evaluation::evaluate(
+            position.player,
+            position.opponent,
+            Strength::FULL,
+            patterns.values.as_ref(),
+        )
     })?;
     println!(
         "{:>7} {:>9} {:>8} {:>8} {:>9}",

@@ -469,3 +469,52 @@ fn command_line_help_and_version() {
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stdout).contains("8200"));
 }
+
+#[test]
+fn weights_is_an_option_of_the_game_and_a_bad_file_changes_nothing() {
+    let mut engine = Engine::start();
+    let options = engine.ok("list_options");
+    assert!(
+        options
+            .lines()
+            .any(|line| line.starts_with("weights a file")),
+        "{options}"
+    );
+    assert_eq!(engine.ok("get_option weights"), "default");
+    engine.ok("play d3");
+    let missing = std::env::temp_dir().join("tabula-protocol-no-such-weights.bin");
+    let missing = missing.to_str().unwrap();
+    let error = engine.error(&format!("set_option weights {missing}"));
+    assert!(
+        error.contains(missing) && error.contains("cannot read"),
+        "{error}"
+    );
+    let garbage = std::env::temp_dir().join(format!(
+        "tabula-protocol-garbage-weights-{}.bin",
+        std::process::id()
+    ));
+    std::fs::write(&garbage, "no weights here").unwrap();
+    let garbage = garbage.to_str().unwrap();
+    let error = engine.error(&format!("set_option weights {garbage}"));
+    assert!(
+        error.contains(garbage) && error.contains("is not a reversi weight file"),
+        "{error}"
+    );
+    let error = engine.error(&format!("set_game gomoku weights={garbage}"));
+    assert!(error.contains(garbage), "{error}");
+    std::fs::remove_file(garbage).ok();
+    // Nothing changed.
+    assert_eq!(engine.ok("game"), "reversi size=8");
+    assert_eq!(engine.ok("moves"), "d3");
+    assert_eq!(engine.ok("get_option weights"), "default");
+    // A good choice changes the weights, keeps the game and shows in `game`.
+    engine.ok("set_option weights none");
+    assert_eq!(engine.ok("get_option weights"), "none");
+    assert_eq!(engine.ok("game"), "reversi size=8 weights=none");
+    assert_eq!(engine.ok("moves"), "d3");
+    engine.ok("clear_board");
+    assert_eq!(engine.ok("get_option weights"), "none");
+    engine.ok("set_game reversi");
+    assert_eq!(engine.ok("get_option weights"), "default");
+    engine.quit();
+}

@@ -16,3 +16,4 @@ mod instruction_sets;
 mod reversi_endgame;
 mod reversi_rules;
 mod search_probcut;
+mod weights;

@@ -118,7 +118,7 @@ fn brute_force(position: &Reversi) -> i32 {
     moves
         .iter()
         .map(|&mv| {
-            let mut child = *position;
+            let mut child = position.clone();
             child.play_unchecked(mv);
             -brute_force(&child)
         })
@@ -154,7 +154,7 @@ fn solver_agrees_with_brute_force_minimax() {
         // Every move's score too.
         let (_, all) = solve(&position, 1, true);
         for (mv, score) in all {
-            let mut child = position;
+            let mut child = position.clone();
             child.play_unchecked(position.parse_move(&mv).unwrap());
             assert_eq!(
                 score,

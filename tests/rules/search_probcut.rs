@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use tabula::base::transposition::TranspositionTable;
 use tabula::game::{Game, GameError, Player, ProbCut, Rules, SearchHooks, Strength};
-use tabula::games::reversi::{bench_positions, Reversi, ReversiMove};
+use tabula::games::reversi::{bench_positions, Reversi, ReversiMove, ReversiUndo};
 use tabula::search::limits::Limits;
 use tabula::search::{self, SearchOutcome, SearchRequest, Worker};
 
@@ -18,7 +18,7 @@ struct Modelled {
 impl Rules for Modelled {
     type Move = ReversiMove;
 
-    type Undo = Reversi;
+    type Undo = ReversiUndo;
 
     fn name(&self) -> &'static str {
         self.inner.name()
@@ -40,11 +40,11 @@ impl Rules for Modelled {
         self.inner.generate_moves(moves);
     }
 
-    fn play_unchecked(&mut self, mv: ReversiMove) -> Reversi {
+    fn play_unchecked(&mut self, mv: ReversiMove) -> ReversiUndo {
         self.inner.play_unchecked(mv)
     }
 
-    fn undo(&mut self, mv: ReversiMove, undo: Reversi) {
+    fn undo(&mut self, mv: ReversiMove, undo: ReversiUndo) {
         self.inner.undo(mv, undo);
     }
 
@@ -153,7 +153,7 @@ fn a_model_that_can_never_cut_changes_nothing() {
     // A margin beyond any evaluation: no probe is searched, so the tree is the one without ProbCut.
     for inner in bench_positions().into_iter().take(6) {
         let plain = search_to(&inner, 7, false);
-        let never = search_to(&modelled(inner, 1.0e9), 7, true);
+        let never = search_to(&modelled(inner.clone(), 1.0e9), 7, true);
         assert_eq!(never.nodes, plain.nodes, "{}", inner.position_string());
         assert_eq!(never.best_move(), plain.best_move());
         assert_eq!(never.score(), plain.score());

@@ -56,6 +56,15 @@ fn an_engine_session_over_tcp_speaks_the_protocol_its_first_line_chooses() {
     assert!(reply.len() >= 2, "a move: {reply}");
     assert!(!gtp.ask("play zz").success);
     assert_eq!(gtp.must("game"), "gomoku size=9 rule=freestyle");
+    // A client may not have the server read a file: the weights stay the built-in ones.
+    let refused = gtp.ask("set_option weights /etc/hostname");
+    assert!(
+        !refused.success && refused.text.contains("may not read"),
+        "{refused:?}"
+    );
+    assert!(!gtp.ask("set_game reversi weights=/etc/hostname").success);
+    assert_eq!(gtp.must("get_option weights"), "default");
+    assert_eq!(gtp.must("game"), "gomoku size=9 rule=freestyle");
     // A line over the server's cap is refused with its id; the session goes on.
     let long = format!("7 {}\n", "x".repeat(20 * 1024));
     gtp.try_send(long.as_bytes());
@@ -292,6 +301,9 @@ fn bad_room_requests_get_an_error_for_that_client_alone() {
     assert!(error(&mut alice, json!({"type": "move", "move": "d3", "ply": 4})).contains("ply 4"));
     assert!(error(&mut observer, json!({"type": "move", "move": "d3"})).contains("observers"));
     assert!(error(&mut alice, json!({"type": "fly"})).contains("malformed message"));
+    let weights =
+        json!({"type": "create", "game": "reversi", "options": {"weights": "/etc/hostname"}});
+    assert!(error(&mut alice, weights).contains("does not read"));
     alice.send_raw(b"{not json\n");
     assert!(alice.expect("error")["message"]
         .as_str()

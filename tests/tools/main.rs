@@ -5,4 +5,5 @@ mod analyze;
 mod ccerl_summary;
 mod gomocup_summary;
 mod matches;
+mod selfplay;
 mod shards;

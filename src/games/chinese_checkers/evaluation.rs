@@ -18,7 +18,9 @@
 use super::board::{CAMP_MASKS, GOAL_DISTANCES, HOLES, HOME_DISTANCE, HOPS, OFF_BOARD, SIDEWAYS};
 use super::{ChineseCheckers, ChineseCheckersMove, Finish, PIECES};
 use crate::base::score::{middle_place, MAX_EVALUATION};
-use crate::game::{Player, Rules, ScoreUnit, Strength};
+use crate::game::{GameError, Player, Rules, ScoreUnit, Strength};
+use crate::games::{LoadedWeights, WeightsChoice};
+use std::sync::Arc;
 
 /// One row of progress toward the goal, in evaluation units.
 pub const ROW: i32 = 16;
@@ -113,6 +115,36 @@ impl Weights {
             _ => None,
         }
     }
+}
+
+/// The weights the `weights` option names, with the file for the game's options: `default` (the
+/// built-in [`Weights::DEFAULT`]) or a file of `key=value` pairs, separated by commas, spaces or
+/// lines, `#` starting a comment (the form `Weights`' `FromStr` reads, over several lines).
+///
+/// # Errors
+/// [`GameError::InvalidOption`] naming the file and what is wrong with it.
+pub fn load(choice: &WeightsChoice) -> Result<(Weights, Option<Arc<str>>), GameError> {
+    let loaded = crate::games::load_weights(
+        "chinese-checkers",
+        choice,
+        || {
+            Arc::new(LoadedWeights {
+                file: None,
+                values: Weights::DEFAULT,
+            })
+        },
+        |bytes| {
+            let text = std::str::from_utf8(bytes).map_err(|_| "it is not text".to_string())?;
+            let pairs: Vec<&str> = text
+                .lines()
+                .map(|line| line.split('#').next().unwrap_or(""))
+                .flat_map(|line| line.split(|c: char| c == ',' || c.is_whitespace()))
+                .filter(|pair| !pair.is_empty())
+                .collect();
+            pairs.join(",").parse()
+        },
+    )?;
+    Ok((loaded.values, loaded.file.as_deref().map(Arc::from)))
 }
 
 impl std::str::FromStr for Weights {
@@ -281,7 +313,9 @@ const FILLER_TURNS: u8 = 8;
 
 /// The other players' pieces in `seat`'s goal camp that count, or soon will, toward filling it
 /// (`finish=fill`): those of finished players and of players within [`FILLER_TURNS`] of their
-/// `spoil_after` turns. With `finish=all` none count.
+/// `spoil_after` turns. With `finish=all` none count. With `spoil_after=0` (the CCERL rules)
+/// only a finished player's pieces count: the rules count every other piece at once, but its
+/// owner still moves it out when it likes, so it is no filler to count on.
 pub fn fillers(position: &ChineseCheckers, seat: Player) -> u128 {
     if position.variant().rules().finish != Finish::Fill {
         return 0;
@@ -291,11 +325,9 @@ pub fn fillers(position: &ChineseCheckers, seat: Player) -> u128 {
     let mut found = 0;
     for other in 0..position.player_count() {
         let here = position.pieces(other) & camp;
-        if other != seat
-            && here != 0
-            && (position.place(other).is_some()
-                || position.turns(other).saturating_add(FILLER_TURNS) >= limit)
-        {
+        let staying = position.place(other).is_some()
+            || (limit > 0 && position.turns(other).saturating_add(FILLER_TURNS) >= limit);
+        if other != seat && here != 0 && staying {
             found |= here;
         }
     }
@@ -489,6 +521,25 @@ mod tests {
             Weights::DEFAULT.to_string().parse::<Weights>(),
             Ok(Weights::DEFAULT)
         );
+    }
+
+    #[test]
+    fn an_opponent_at_home_is_no_filler_when_spoil_after_is_0() {
+        // Under the CCERL rules (spoil_after=0) the opponent's ten pieces at home stand in the
+        // seat's goal from the start; they leave as the game goes on, so the seat still has all
+        // its rows to go, as under the default rules. They were taken as fillers: no rows at all.
+        let ccerl =
+            ChineseCheckers::from_rules(crate::games::chinese_checkers::variant::ccerl_rules())
+                .unwrap();
+        let default = ChineseCheckers::new(2, Jumps::Standard, 1000).unwrap();
+        for seat in 0..2 {
+            assert_eq!(fillers(&ccerl, seat), 0);
+            assert_eq!(terms(&ccerl, seat, Strength::FULL).rows, 120);
+            assert_eq!(
+                cost(&ccerl, seat, Strength::FULL),
+                cost(&default, seat, Strength::FULL)
+            );
+        }
     }
 
     #[test]

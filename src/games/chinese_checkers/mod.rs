@@ -46,6 +46,7 @@ use crate::game::{
     SearchHooks, Strength, MAX_PLAYERS,
 };
 use board::{bit, CAMP_MASKS, CAMP_OF, GOAL_DISTANCES, HOLES};
+use std::sync::Arc;
 use variant::NO_SEAT;
 
 /// The number of pieces each player has.
@@ -128,8 +129,11 @@ pub struct ChineseCheckers {
     state: Snapshot,
     /// The hashes of the positions before each ply since the start or the last loaded position.
     history: Vec<u64>,
-    /// The evaluation's weights (the defaults unless a tuning tool sets others).
+    /// The evaluation's weights (the defaults unless the `weights` option or a tuning tool sets
+    /// others).
     weights: evaluation::Weights,
+    /// The file the `weights` option named, for [`Rules::options`]; `None` for the defaults.
+    weights_file: Option<Arc<str>>,
 }
 
 impl ChineseCheckers {
@@ -170,7 +174,15 @@ impl ChineseCheckers {
     /// # Errors
     /// [`GameError::InvalidOption`] for an unknown or repeated key or a value out of range.
     pub fn from_options(options: &[(String, String)]) -> Result<ChineseCheckers, GameError> {
-        ChineseCheckers::from_rules(RuleSet::from_options(options)?)
+        let (weights, rules): (Vec<_>, Vec<_>) = options
+            .iter()
+            .cloned()
+            .partition(|(key, _)| key.eq_ignore_ascii_case(crate::games::WEIGHTS));
+        let mut game = ChineseCheckers::from_rules(RuleSet::from_options(&rules)?)?;
+        if let Some(choice) = crate::games::WeightsChoice::from_options(&weights) {
+            (game.weights, game.weights_file) = evaluation::load(&choice)?;
+        }
+        Ok(game)
     }
 
     /// A position from its pieces, the side to move, the players already finished in the order
@@ -208,6 +220,7 @@ impl ChineseCheckers {
             state,
             history: Vec::new(),
             weights: evaluation::Weights::DEFAULT,
+            weights_file: None,
         };
         for &seat in finish_order {
             position.finish(seat);
@@ -286,9 +299,17 @@ impl ChineseCheckers {
         &self.weights
     }
 
+    /// Evaluates with the weights of `other` (and reports its `weights` option): a new position
+    /// keeps the session's weights.
+    pub fn take_weights_of(&mut self, other: &ChineseCheckers) {
+        self.weights = other.weights;
+        self.weights_file = other.weights_file.clone();
+    }
+
     /// Evaluates with `weights` from now on (for tuning).
     pub fn set_weights(&mut self, weights: evaluation::Weights) {
         self.weights = weights;
+        self.weights_file = None;
     }
 
     /// The variant.
@@ -607,7 +628,20 @@ impl Rules for ChineseCheckers {
     }
 
     fn options(&self) -> Vec<(String, String)> {
-        self.variant.rules().to_options()
+        let mut options = self.variant.rules().to_options();
+        if let Some(file) = &self.weights_file {
+            options.push((crate::games::WEIGHTS.to_string(), file.to_string()));
+        }
+        options
+    }
+
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), GameError> {
+        if key != crate::games::WEIGHTS {
+            return Err(crate::game::rules::fixed_option(self.name(), key));
+        }
+        (self.weights, self.weights_file) =
+            evaluation::load(&crate::games::WeightsChoice::parse(value))?;
+        Ok(())
     }
 
     fn player_count(&self) -> usize {
@@ -937,8 +971,10 @@ impl Rules for ChineseCheckers {
             ));
         }
         let weights = self.weights;
+        let file = self.weights_file.take();
         *self = position;
         self.weights = weights;
+        self.weights_file = file;
         Ok(())
     }
 
@@ -950,6 +986,7 @@ impl Rules for ChineseCheckers {
         let mut start = ChineseCheckers::from_rules(*self.variant.rules())
             .expect("a variant that exists has a start position");
         start.weights = self.weights;
+        start.weights_file = self.weights_file.clone();
         start
     }
 

@@ -169,16 +169,27 @@ fn keep_best(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
     };
     let mut scores = vec![0; moves.len()];
     score_moves(game, moves, &mut scores);
-    let mut ranked: Vec<(i32, GomokuMove)> =
-        scores.into_iter().zip(moves.iter().copied()).collect();
-    ranked.sort_unstable_by_key(|&(score, mv)| (std::cmp::Reverse(score), mv.point()));
+    // One integer per candidate orders by value, highest first, then by point: only the first
+    // WIDTH need sorting, and the threats among the rest.
+    let mut ranked: Vec<u64> = scores
+        .into_iter()
+        .zip(moves.iter())
+        .map(|(score, mv)| ((i64::from(i32::MAX) - i64::from(score)) as u64) << 16 | mv.0 as u64)
+        .collect();
+    ranked.select_nth_unstable(WIDTH - 1);
+    let (best, rest) = ranked.split_at_mut(WIDTH);
+    best.sort_unstable();
+    let mut others: Vec<u64> = rest
+        .iter()
+        .copied()
+        .filter(|&key| threat((key & 0xFFFF) as usize))
+        .collect();
+    others.sort_unstable();
     moves.clear();
     moves.extend(
-        ranked
-            .into_iter()
-            .enumerate()
-            .filter(|&(index, (_, mv))| index < WIDTH || threat(mv.point()))
-            .map(|(_, (_, mv))| mv),
+        best.iter()
+            .chain(&others)
+            .map(|&key| GomokuMove((key & 0xFFFF) as u16)),
     );
 }
 

@@ -22,8 +22,9 @@ use super::patterns::{Pattern, PATTERN_COUNT};
 use super::threats::Kind;
 use super::{Gomoku, GomokuMove};
 use crate::base::score::MAX_EVALUATION;
-use crate::game::{Player, Strength};
-use std::sync::OnceLock;
+use crate::game::{GameError, Player, Strength};
+use crate::games::{LoadedWeights, WeightsChoice};
+use std::sync::{Arc, OnceLock};
 
 /// Evaluations stay within this bound, strictly inside `±MAX_EVALUATION`.
 const BOUND: i32 = MAX_EVALUATION - 1;
@@ -220,12 +221,40 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-/// The weights the engine plays with, from `data/gomoku-weights.txt`.
-pub fn weights() -> &'static Weights {
-    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        Weights::parse(include_str!("../../../data/gomoku-weights.txt"))
-            .expect("data/gomoku-weights.txt is valid")
+/// Weights as a position holds them: shared, with the file they came from.
+pub type SharedWeights = Arc<LoadedWeights<Weights>>;
+
+impl Weights {
+    /// These weights as a position holds them, from no file (a tool's own weights).
+    pub fn shared(self) -> SharedWeights {
+        Arc::new(LoadedWeights {
+            file: None,
+            values: self,
+        })
+    }
+}
+
+/// The built-in weights, from `data/gomoku-weights.txt`, made once per process.
+pub fn weights() -> SharedWeights {
+    static WEIGHTS: OnceLock<SharedWeights> = OnceLock::new();
+    WEIGHTS
+        .get_or_init(|| {
+            Weights::parse(include_str!("../../../data/gomoku-weights.txt"))
+                .expect("data/gomoku-weights.txt is valid")
+                .shared()
+        })
+        .clone()
+}
+
+/// The weights the `weights` option names: `default` (built in) or a file of `name value` lines
+/// ([`Weights::parse`]).
+///
+/// # Errors
+/// [`GameError::InvalidOption`] naming the file and what is wrong with it.
+pub fn load(choice: &WeightsChoice) -> Result<SharedWeights, GameError> {
+    crate::games::load_weights("gomoku", choice, weights, |bytes| {
+        let text = std::str::from_utf8(bytes).map_err(|_| "it is not text".to_string())?;
+        Weights::parse(text)
     })
 }
 
@@ -245,7 +274,7 @@ pub fn features(game: &Gomoku) -> Vec<i32> {
     }
     for colour in [side, side ^ 1] {
         for kind in KIND_FEATURES {
-            features.push(threats.points(colour, kind).len() as i32);
+            features.push(threats.size(colour, kind));
         }
     }
     features
@@ -256,17 +285,22 @@ pub fn features(game: &Gomoku) -> Vec<i32> {
 fn decisive_threats(game: &Gomoku) -> Option<i32> {
     let side = game.side;
     let threats = &game.threats;
-    if !threats.points(side, Kind::Five).is_empty() {
+    if threats.size(side, Kind::Five) > 0 {
         return Some(FIVE_NEXT);
     }
-    let fives = threats.points(side ^ 1, Kind::Five);
-    if fives.len() >= 2 {
+    let fives = threats.size(side ^ 1, Kind::Five);
+    if fives >= 2 {
         return Some(FIVES_AGAINST);
     }
-    if let Some(block) = fives.first() {
-        return (!game.allowed_for(side, block)).then_some(FIVES_AGAINST);
+    if fives == 1 {
+        let block = threats.points(side ^ 1, Kind::Five).first();
+        return block
+            .filter(|&block| !game.allowed_for(side, block))
+            .map(|_| FIVES_AGAINST);
     }
-    (!game.open_four_points(side).is_empty()).then_some(OPEN_FOUR_NEXT)
+    let open_four =
+        threats.size(side, Kind::OpenFour) > 0 && !game.open_four_points(side).is_empty();
+    open_four.then_some(OPEN_FOUR_NEXT)
 }
 
 /// The pattern value for the side to move with `weights`.
@@ -282,8 +316,8 @@ pub fn pattern_value(game: &Gomoku, weights: &Weights) -> i32 {
         value -= weights.other[pattern as usize] * threats.count(side ^ 1, pattern);
     }
     for (index, kind) in KIND_FEATURES.into_iter().enumerate() {
-        value += weights.own_kinds[index] * threats.points(side, kind).len() as i32;
-        value -= weights.other_kinds[index] * threats.points(side ^ 1, kind).len() as i32;
+        value += weights.own_kinds[index] * threats.size(side, kind);
+        value -= weights.other_kinds[index] * threats.size(side ^ 1, kind);
     }
     value.clamp(-PATTERN_BOUND, PATTERN_BOUND)
 }
@@ -300,7 +334,7 @@ pub fn evaluate(game: &Gomoku, strength: Strength) -> i32 {
     if let Some(value) = decisive_threats(game) {
         return value;
     }
-    pattern_value(game, game.weights)
+    pattern_value(game, &game.weights.values)
 }
 
 /// The greedy player's choice among `moves`: the first with the highest [`greedy_score`].

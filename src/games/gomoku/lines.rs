@@ -120,6 +120,42 @@ pub fn geometry(size: usize) -> &'static Geometry {
     GEOMETRIES[size].get_or_init(|| Box::new(Geometry::build(size)))
 }
 
+/// Points off the board coded beyond each end of a line in [`LineCodes`]: a pattern window
+/// reaches five points past its centre.
+const CODE_PADDING: usize = 5;
+
+/// Every line's cells coded two bits each, for the pair tables (`super::patterns::PairTable`):
+/// 0 empty, 1 black, 2 white, 3 off the board; the cell at `offset` is at bit
+/// `2 * (offset + 5)`, so that the window of any point on the line is one shift away.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineCodes([u64; MAX_LINES]);
+
+impl LineCodes {
+    /// The codes of the empty board of `geometry`.
+    pub fn empty(geometry: &Geometry) -> LineCodes {
+        let mut codes = [0; MAX_LINES];
+        for (line, code) in codes.iter_mut().enumerate().take(geometry.line_count) {
+            let end = 2 * (usize::from(geometry.lengths[line]) + CODE_PADDING);
+            let beyond = if end >= 64 { 0 } else { !0u64 << end };
+            *code = ((1 << (2 * CODE_PADDING)) - 1) | beyond;
+        }
+        LineCodes(codes)
+    }
+
+    /// Puts a stone of `colour` on, or takes it off, the empty or `colour` cell at `placement`.
+    #[inline]
+    pub fn toggle(&mut self, placement: Placement, colour: usize) {
+        self.0[placement.line as usize] ^=
+            (colour as u64 + 1) << (2 * (usize::from(placement.offset) + CODE_PADDING));
+    }
+
+    /// The code of `line`.
+    #[inline]
+    pub fn line(&self, line: usize) -> u64 {
+        self.0[line]
+    }
+}
+
 /// The length of the run of `stones` through bit `offset` (which must be set for a non-zero run).
 #[inline]
 pub fn run_length(stones: u32, offset: u32) -> u32 {

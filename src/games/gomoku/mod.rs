@@ -10,8 +10,9 @@
 //!   White wins with five or more.
 //!
 //! A full board with no winner is a draw. The state keeps incremental line tables ([`lines`]): bit
-//! masks per line and colour, and pattern counts per line with their sums over the board, so that
-//! win checks, renju checks and the evaluation never rescan the board.
+//! masks per line and colour and each line's cells coded two bits a cell, and from them the
+//! patterns of every point ([`threats`]), so that win checks, renju checks, move ordering and the
+//! evaluation never rescan the board.
 
 pub mod candidates;
 pub mod evaluation;
@@ -28,7 +29,7 @@ use crate::game::{
     ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
     SolveRequest, Strength,
 };
-use lines::{geometry, run_length, MAX_LINES, MAX_POINTS};
+use lines::{geometry, run_length, LineCodes, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
 use std::fmt;
 use threats::{Kind, Threats};
@@ -41,8 +42,20 @@ pub const DEFAULT_SIZE: usize = 15;
 const HASH_FAMILY: u64 = crate::base::zobrist::family::GOMOKU;
 const SIDE_KEY: u64 = crate::base::zobrist::key(HASH_FAMILY, 10_000);
 
+/// The stones' hash keys by `colour * MAX_POINTS + point`, computed when the program is
+/// compiled: each key mixes twice, which every move would otherwise pay for.
+static STONE_KEYS: [u64; 2 * MAX_POINTS] = {
+    let mut keys = [0; 2 * MAX_POINTS];
+    let mut index = 0;
+    while index < 2 * MAX_POINTS {
+        keys[index] = crate::base::zobrist::key(HASH_FAMILY, index as u64);
+        index += 1;
+    }
+    keys
+};
+
 fn stone_key(colour: Player, point: usize) -> u64 {
-    crate::base::zobrist::key(HASH_FAMILY, (colour * MAX_POINTS + point) as u64)
+    STONE_KEYS[colour * MAX_POINTS + point]
 }
 
 /// Which rule set decides wins and forbidden points.
@@ -127,10 +140,12 @@ pub struct Gomoku {
     cells: [u8; MAX_POINTS],
     /// Stones by colour and line (see [`lines`]).
     lines: [[u32; MAX_LINES]; 2],
+    /// The same stones coded two bits a cell, line by line, for the pattern tables.
+    codes: LineCodes,
     /// What a stone would make on every empty point, for each colour (see [`threats`]).
     threats: Threats,
-    /// The evaluation's weights.
-    weights: &'static evaluation::Weights,
+    /// The evaluation's weights, shared with the positions made from this one.
+    weights: evaluation::SharedWeights,
 }
 
 impl fmt::Debug for Gomoku {
@@ -179,6 +194,7 @@ impl Gomoku {
             hash: 0,
             cells: [0; MAX_POINTS],
             lines: [[0; MAX_LINES]; 2],
+            codes: LineCodes::empty(geometry(size)),
             threats: Threats::default(),
             weights: evaluation::weights(),
         };
@@ -194,6 +210,7 @@ impl Gomoku {
     pub fn from_options(options: &[(String, String)]) -> Result<Gomoku, GameError> {
         let mut size = DEFAULT_SIZE;
         let mut rule = Rule::Freestyle;
+        let mut weights = None;
         for (key, value) in options {
             match key.to_ascii_lowercase().as_str() {
                 "size" => {
@@ -208,18 +225,27 @@ impl Gomoku {
                         ))
                     })?;
                 }
+                crate::games::WEIGHTS => {
+                    weights = Some(evaluation::load(&crate::games::WeightsChoice::parse(
+                        value,
+                    ))?);
+                }
                 _ => {
                     return Err(GameError::InvalidOption(format!(
-                        "unknown gomoku option '{key}' (size, rule)"
+                        "unknown gomoku option '{key}' (size, rule, weights)"
                     )))
                 }
             }
         }
-        Gomoku::new(size, rule)
+        let mut game = Gomoku::new(size, rule)?;
+        if let Some(weights) = weights {
+            game.weights = weights;
+        }
+        Ok(game)
     }
 
     /// Evaluates with `weights` from now on (this position and those made from it).
-    pub fn set_weights(&mut self, weights: &'static evaluation::Weights) {
+    pub fn set_weights(&mut self, weights: evaluation::SharedWeights) {
         self.weights = weights;
     }
 
@@ -361,6 +387,7 @@ impl Gomoku {
             self.stones += 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] |= 1 << placement.offset;
+                self.codes.toggle(placement, colour);
             }
             self.refresh_threats(point);
         }))
@@ -376,6 +403,7 @@ impl Gomoku {
             self.stones -= 1;
             for placement in geometry.placements[point] {
                 self.lines[colour][placement.line as usize] &= !(1 << placement.offset);
+                self.codes.toggle(placement, colour);
             }
             self.refresh_threats(point);
         }))
@@ -505,10 +533,20 @@ impl Rules for Gomoku {
     }
 
     fn options(&self) -> Vec<(String, String)> {
-        vec![
+        let mut options = vec![
             ("size".to_string(), self.size.to_string()),
             ("rule".to_string(), self.rule.name().to_string()),
-        ]
+        ];
+        options.extend(self.weights.option());
+        options
+    }
+
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), GameError> {
+        if key != crate::games::WEIGHTS {
+            return Err(crate::game::rules::fixed_option(self.name(), key));
+        }
+        self.weights = evaluation::load(&crate::games::WeightsChoice::parse(value))?;
+        Ok(())
     }
 
     fn player_count(&self) -> usize {
@@ -700,7 +738,7 @@ impl Rules for Gomoku {
     fn start_position(&self) -> Gomoku {
         let mut start =
             Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
-        start.weights = self.weights;
+        start.weights = self.weights.clone();
         start
     }
 }

@@ -179,6 +179,79 @@ pub fn table(exact: bool) -> &'static PatternTable {
     TABLES[usize::from(exact)].get_or_init(|| build(exact))
 }
 
+/// Both colours' patterns of every window at once, read from a line's cell codes (see
+/// [`super::lines::LineCodes`]): black's pattern in the low four bits of an entry, white's in the
+/// high four. One lookup answers for both colours, where the [`PatternTable`] needs two index
+/// computations per colour.
+pub struct PairTable {
+    /// Whether only the eight points within four of the centre index the table (at-least-five
+    /// rules for both colours: the outermost points never matter then).
+    narrow: bool,
+    entries: Vec<u8>,
+}
+
+impl PairTable {
+    /// The patterns of black and white on the point at `offset` of a line whose cells are
+    /// `code`, packed as in the table.
+    #[inline]
+    pub fn get(&self, code: u64, offset: usize) -> u8 {
+        let window = code >> (2 * offset);
+        let index = if self.narrow {
+            ((window >> 2) & 0xFF) | ((window >> 12) & 0xFF) << 8
+        } else {
+            (window & 0x3FF) | ((window >> 12) & 0x3FF) << 10
+        };
+        self.entries[index as usize]
+    }
+
+    /// Black's (`colour` 0) or white's pattern of a packed entry.
+    #[inline]
+    pub fn pattern(pair: u8, colour: usize) -> Pattern {
+        Pattern::ALL[usize::from(pair >> (4 * colour) & 0xF)]
+    }
+
+    fn build(black: &PatternTable, white: &PatternTable, narrow: bool) -> PairTable {
+        // The window points that index the table, from the first side point on.
+        let cells: &[usize] = if narrow {
+            &[1, 2, 3, 4, 6, 7, 8, 9]
+        } else {
+            &[0, 1, 2, 3, 4, 6, 7, 8, 9, 10]
+        };
+        let entries = (0..1usize << (2 * cells.len()))
+            .map(|index| {
+                let (mut own, mut blocked) = ([0u64; 2], [0u64; 2]);
+                for (side, &cell) in cells.iter().enumerate() {
+                    match index >> (2 * side) & 3 {
+                        0 => {}
+                        1 => {
+                            own[0] |= 1 << cell;
+                            blocked[1] |= 1 << cell;
+                        }
+                        2 => {
+                            own[1] |= 1 << cell;
+                            blocked[0] |= 1 << cell;
+                        }
+                        _ => {
+                            blocked[0] |= 1 << cell;
+                            blocked[1] |= 1 << cell;
+                        }
+                    }
+                }
+                black.get(own[0], blocked[0]) as u8 | (white.get(own[1], blocked[1]) as u8) << 4
+            })
+            .collect();
+        PairTable { narrow, entries }
+    }
+}
+
+/// The pair table of a rule: `exact` tells, for black and for white, whether exactly five wins.
+pub fn pair_table(exact: [bool; 2]) -> &'static PairTable {
+    static TABLES: [OnceLock<PairTable>; 4] = [const { OnceLock::new() }; 4];
+    let index = usize::from(exact[0]) | usize::from(exact[1]) << 1;
+    TABLES[index]
+        .get_or_init(|| PairTable::build(table(exact[0]), table(exact[1]), exact == [false, false]))
+}
+
 const UNKNOWN: u8 = u8::MAX;
 
 fn build(exact: bool) -> PatternTable {
@@ -350,6 +423,33 @@ mod tests {
         assert_eq!(pattern_of("X.XXX......", true), Pattern::Four);
         assert_eq!(pattern_of("XX.XX......", false), Pattern::Four);
         assert_eq!(pattern_of("XX.XX......", true), Pattern::ClosedThree);
+    }
+
+    /// The threat tables refresh a colour's patterns only up to the nearest opponent stones of a
+    /// changed point (`super::super::threats`): that is right because nothing beyond a blocked
+    /// point changes a pattern.
+    #[test]
+    fn nothing_beyond_a_blocked_point_matters() {
+        for exact in [false, true] {
+            let table = table(exact);
+            for index in 0..ENTRIES {
+                let cells = decode(index);
+                let mut inner = cells;
+                let left = (0..CENTRE).rev().find(|&cell| cells[cell] == BLOCKED);
+                let right = (CENTRE + 1..=2 * REACH).find(|&cell| cells[cell] == BLOCKED);
+                for cell in left.map_or(0..0, |left| 0..left) {
+                    inner[cell] = EMPTY;
+                }
+                for cell in right.map_or(0..0, |right| right + 1..2 * REACH + 1) {
+                    inner[cell] = EMPTY;
+                }
+                assert_eq!(
+                    table.entries[index],
+                    table.entries[encode(&inner)],
+                    "{cells:?} exact {exact}"
+                );
+            }
+        }
     }
 
     #[test]

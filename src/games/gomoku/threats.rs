@@ -3,12 +3,14 @@
 //! patterns add up to, and the set of points of each kind.
 //!
 //! Play and undo keep it all up to date: a stone changes only the windows of the points within
-//! [`REACH`] of it on its four lines (four under freestyle), so each move re-reads about forty
-//! table entries per colour. Candidate moves, move ordering, the threat solvers, renju's
-//! forbidden points and the evaluation all read these tables instead of scanning lines.
+//! [`REACH`] of it on its four lines (four under freestyle), and for each colour only up to the
+//! nearest opponent stones, so each move re-reads at most forty entries of the pair table, which
+//! gives both colours' patterns at once from the line's cell codes. A point's kinds follow from a
+//! running tally of its four patterns. Candidate moves, move ordering, the threat solvers,
+//! renju's forbidden points and the evaluation all read these tables instead of scanning lines.
 
 use super::lines::{geometry, DIRECTIONS, MAX_POINTS};
-use super::patterns::{table, Pattern, PatternTable, PATTERN_COUNT, REACH};
+use super::patterns::{pair_table, table, PairTable, Pattern, PatternTable, PATTERN_COUNT, REACH};
 use super::{Gomoku, Rule};
 use crate::game::Player;
 
@@ -144,15 +146,15 @@ impl Kind {
 
 // Per-pattern contributions to a point's tallies, summed over its four directions: fields of
 // three bits (at most four directions add to one), four for the fours (a double four on one line
-// counts two, as renju counts them).
-const FIVES: u32 = 0;
-const FOURS: u32 = 3;
-const OPEN_FOURS: u32 = 7;
-const THREES: u32 = 10;
-const OVERLINES: u32 = 13;
-const FIELD: u32 = 0b111;
+// counts two, as renju counts them). Sixteen bits in all, so a tally is a `u16`.
+const FIVES: u16 = 0;
+const FOURS: u16 = 3;
+const OPEN_FOURS: u16 = 7;
+const THREES: u16 = 10;
+const OVERLINES: u16 = 13;
+const FIELD: u16 = 0b111;
 
-const fn contribution(pattern: Pattern) -> u32 {
+const fn contribution(pattern: Pattern) -> u16 {
     match pattern {
         Pattern::Five => 1 << FIVES,
         Pattern::Overline => 1 << OVERLINES,
@@ -164,7 +166,7 @@ const fn contribution(pattern: Pattern) -> u32 {
     }
 }
 
-const CONTRIBUTIONS: [u32; PATTERN_COUNT] = {
+const CONTRIBUTIONS: [u16; PATTERN_COUNT] = {
     let mut table = [0; PATTERN_COUNT];
     let mut index = 0;
     while index < PATTERN_COUNT {
@@ -178,11 +180,17 @@ const CONTRIBUTIONS: [u32; PATTERN_COUNT] = {
 /// renju.
 #[inline]
 pub fn kinds_of(patterns: &[Pattern; DIRECTIONS], forbids: bool) -> u8 {
-    let tally: u32 = patterns
+    let tally = patterns
         .iter()
         .map(|&pattern| CONTRIBUTIONS[pattern as usize])
         .sum();
-    let field = |shift: u32| (tally >> shift) & FIELD;
+    kinds_of_tally(tally, forbids)
+}
+
+/// The kinds of a point for one colour from the sum of its patterns' [`CONTRIBUTIONS`].
+#[inline]
+fn kinds_of_tally(tally: u16, forbids: bool) -> u8 {
+    let field = |shift: u16| (tally >> shift) & FIELD;
     if field(FIVES) > 0 {
         return Kind::Five.bit();
     }
@@ -219,10 +227,15 @@ pub struct Threats {
     /// By colour, point and direction: what a stone of that colour there makes on that line.
     /// [`Pattern::None`] on occupied points.
     patterns: [[[Pattern; DIRECTIONS]; MAX_POINTS]; 2],
+    /// By colour and point: the sum of the four patterns' [`CONTRIBUTIONS`], kept with the
+    /// patterns so that a point's kinds are read from it instead of summed again.
+    tallies: [[u16; MAX_POINTS]; 2],
     /// By colour and point: the [`Kind`] bits.
     kinds: [[u8; MAX_POINTS]; 2],
     /// By colour and kind: the points of that kind.
     sets: [[PointSet; KIND_COUNT]; 2],
+    /// By colour and kind: how many points are of that kind (the size of the set).
+    sizes: [[i32; KIND_COUNT]; 2],
     /// By colour and pattern: how many (empty point, direction) pairs make it.
     counts: [[i32; PATTERN_COUNT]; 2],
 }
@@ -231,8 +244,10 @@ impl Default for Threats {
     fn default() -> Self {
         Threats {
             patterns: [[[Pattern::None; DIRECTIONS]; MAX_POINTS]; 2],
+            tallies: [[0; MAX_POINTS]; 2],
             kinds: [[0; MAX_POINTS]; 2],
             sets: [[PointSet::default(); KIND_COUNT]; 2],
+            sizes: [[0; KIND_COUNT]; 2],
             counts: [[0; PATTERN_COUNT]; 2],
         }
     }
@@ -263,13 +278,20 @@ impl Threats {
         &self.sets[colour][kind as usize]
     }
 
+    /// How many points are of `kind` for `colour`: the size of [`Threats::points`].
+    #[inline]
+    pub fn size(&self, colour: Player, kind: Kind) -> i32 {
+        self.sizes[colour][kind as usize]
+    }
+
     /// How many (empty point, direction) pairs make `pattern` for `colour`.
     #[inline]
     pub fn count(&self, colour: Player, pattern: Pattern) -> i32 {
         self.counts[colour][pattern as usize]
     }
 
-    /// Sets one pattern; returns whether it changed.
+    /// Sets one pattern; returns whether the point's tally changed, and with it possibly its
+    /// kinds. It does not branch on whether the pattern changed, which is hard to predict.
     #[inline]
     fn set_pattern(
         &mut self,
@@ -278,20 +300,18 @@ impl Threats {
         direction: usize,
         pattern: Pattern,
     ) -> bool {
-        let slot = &mut self.patterns[colour][point][direction];
-        let old = *slot;
-        if old == pattern {
-            return false;
-        }
-        *slot = pattern;
+        let old = std::mem::replace(&mut self.patterns[colour][point][direction], pattern);
         self.counts[colour][old as usize] -= 1;
         self.counts[colour][pattern as usize] += 1;
-        true
+        let tally = &mut self.tallies[colour][point];
+        let before = *tally;
+        *tally = before - CONTRIBUTIONS[old as usize] + CONTRIBUTIONS[pattern as usize];
+        *tally != before
     }
 
     #[inline]
     fn refresh_kinds(&mut self, colour: Player, point: usize, forbids: bool) {
-        let kinds = kinds_of(&self.patterns[colour][point], forbids);
+        let kinds = kinds_of_tally(self.tallies[colour][point], forbids);
         let old = std::mem::replace(&mut self.kinds[colour][point], kinds);
         let mut changed = old ^ kinds;
         while changed != 0 {
@@ -299,8 +319,10 @@ impl Threats {
             changed &= changed - 1;
             if kinds >> kind & 1 != 0 {
                 self.sets[colour][kind].insert(point);
+                self.sizes[colour][kind] += 1;
             } else {
                 self.sets[colour][kind].remove(point);
+                self.sizes[colour][kind] -= 1;
             }
         }
     }
@@ -313,6 +335,15 @@ impl Rule {
             Rule::Freestyle => [table(false), table(false)],
             Rule::Standard => [table(true), table(true)],
             Rule::Renju => [table(true), table(false)],
+        }
+    }
+
+    /// The table of both colours' patterns under this rule.
+    fn pair_table(self) -> &'static PairTable {
+        match self {
+            Rule::Freestyle => pair_table([false, false]),
+            Rule::Standard => pair_table([true, true]),
+            Rule::Renju => pair_table([true, false]),
         }
     }
 
@@ -331,29 +362,42 @@ impl Rule {
     }
 }
 
-/// The own and blocked bits of one line for both colours, shifted so that offset `j`'s window
-/// is bits `j..j + 11`.
-struct LineWindows {
-    own: [u64; 2],
-    blocked: [u64; 2],
+/// The pattern a stone of the colour whose stones on a line of `length` points are `own` makes at
+/// `offset`, against the `opponent` stones, read from the colour's own table: the slow path,
+/// from the line masks, which the rebuild takes so that it checks the pair tables and the line
+/// codes of the incremental refresh.
+fn window_pattern(
+    table: &PatternTable,
+    own: u32,
+    opponent: u32,
+    length: usize,
+    offset: usize,
+) -> Pattern {
+    let edge = 0x1F | (!0u64 << (length + REACH));
+    let own = u64::from(own) << REACH;
+    let blocked = u64::from(opponent) << REACH | edge;
+    table.get(own >> offset, blocked >> offset)
 }
 
-impl LineWindows {
-    #[inline]
-    fn new(black: u32, white: u32, length: usize) -> LineWindows {
-        let edge = 0x1F | (!0u64 << (length + REACH));
-        let black = u64::from(black) << REACH;
-        let white = u64::from(white) << REACH;
-        LineWindows {
-            own: [black, white],
-            blocked: [white | edge, black | edge],
-        }
-    }
-
-    #[inline]
-    fn pattern(&self, tables: &[&PatternTable; 2], colour: Player, offset: usize) -> Pattern {
-        tables[colour].get(self.own[colour] >> offset, self.blocked[colour] >> offset)
-    }
+/// The bits of a line strictly between the nearest of `blockers` below bit `offset` and the
+/// nearest above it (to the ends of the word where there is none); `offset` itself is not one
+/// of `blockers`.
+#[inline]
+fn between_blockers(blockers: u32, offset: usize) -> u32 {
+    let above = blockers >> offset;
+    let below = blockers & ((1 << offset) - 1);
+    // Bits below the first blocker above `offset`, and above the last one below it.
+    let under_above = if above == 0 {
+        !0
+    } else {
+        (1u32 << (offset as u32 + above.trailing_zeros())) - 1
+    };
+    let over_below = if below == 0 {
+        !0
+    } else {
+        !0u32 << (32 - below.leading_zeros())
+    };
+    under_above & over_below
 }
 
 impl Gomoku {
@@ -361,7 +405,7 @@ impl Gomoku {
     /// line masks and cells already changed).
     pub(super) fn refresh_threats(&mut self, point: usize) {
         let geometry = geometry(self.size);
-        let tables = self.rule.tables();
+        let table = self.rule.pair_table();
         let reach = self.rule.pattern_reach();
         let now_empty = self.cells[point] == 0;
         for direction in 0..DIRECTIONS {
@@ -370,30 +414,45 @@ impl Gomoku {
             let length = geometry.lengths[line] as usize;
             let offset = placement.offset as usize;
             let (black, white) = (self.lines[0][line], self.lines[1][line]);
-            let windows = LineWindows::new(black, white, length);
+            let code = self.codes.line(line);
             let mut empty = !(black | white) & geometry.line_mask(line);
             // The neighbours within reach on this line, the point itself aside.
             let low = offset.saturating_sub(reach);
             let high = (offset + reach).min(length - 1);
             empty &= ((2u32 << high) - 1) & !((1u32 << low) - 1) & !(1 << offset);
+            // A colour's pattern on a point depends only on the points up to the nearest
+            // opponent stones (a five cannot pass them), so a point with stones of both colours
+            // between it and this one keeps both patterns.
+            let others = !(1 << offset);
+            empty &=
+                between_blockers(white & others, offset) | between_blockers(black & others, offset);
             while empty != 0 {
                 let other_offset = empty.trailing_zeros() as usize;
                 empty &= empty - 1;
                 let other = geometry.point(line, other_offset);
+                let pair = table.get(code, other_offset);
                 for colour in 0..2 {
-                    let pattern = windows.pattern(&tables, colour, other_offset);
-                    self.threats.set_pattern(colour, other, direction, pattern);
-                    self.threats
-                        .refresh_kinds(colour, other, self.rule.forbids(colour));
+                    let pattern = PairTable::pattern(pair, colour);
+                    // Most patterns that change keep the point's kinds (a two becomes a
+                    // three, say, or a one a two).
+                    if self.threats.set_pattern(colour, other, direction, pattern) {
+                        self.threats
+                            .refresh_kinds(colour, other, self.rule.forbids(colour));
+                    }
                 }
             }
+            let pair = if now_empty {
+                table.get(code, offset)
+            } else {
+                0
+            };
             for colour in 0..2 {
-                let pattern = if now_empty {
-                    windows.pattern(&tables, colour, offset)
-                } else {
-                    Pattern::None
-                };
-                self.threats.set_pattern(colour, point, direction, pattern);
+                self.threats.set_pattern(
+                    colour,
+                    point,
+                    direction,
+                    PairTable::pattern(pair, colour),
+                );
             }
         }
         for colour in 0..2 {
@@ -419,13 +478,14 @@ impl Gomoku {
             for direction in 0..DIRECTIONS {
                 let placement = geometry.placements[point][direction];
                 let line = placement.line as usize;
-                let windows = LineWindows::new(
-                    self.lines[0][line],
-                    self.lines[1][line],
-                    geometry.lengths[line] as usize,
-                );
-                for colour in 0..2 {
-                    let pattern = windows.pattern(&tables, colour, placement.offset as usize);
+                for (colour, table) in tables.into_iter().enumerate() {
+                    let pattern = window_pattern(
+                        table,
+                        self.lines[colour][line],
+                        self.lines[colour ^ 1][line],
+                        geometry.lengths[line] as usize,
+                        placement.offset as usize,
+                    );
                     self.threats.set_pattern(colour, point, direction, pattern);
                 }
             }

@@ -25,6 +25,7 @@
 use super::bitboard::{self, bit, Kernels};
 use super::evaluation;
 use super::local_table::{self, LocalTable};
+use super::patterns::Weights;
 use super::{final_score, Reversi, ReversiMove};
 use crate::base::cpu;
 use crate::base::transposition::{Bound, TranspositionTable};
@@ -136,6 +137,8 @@ struct Shared<'a> {
     selective: AtomicI32,
     /// This solve's number, for the threads' local tables (see [`local_table::salt`]).
     solve: u64,
+    /// The position's pattern weights, for the evaluation that orders moves far from the end.
+    patterns: Option<&'a Weights>,
 }
 
 /// Abort flags of the split points above a node: a node gives up when any of them is raised.
@@ -173,6 +176,8 @@ struct Solver<'a, K: Kernels> {
     /// This thread's own table, for the nodes below [`TABLE_EMPTIES`] (see [`local_table`]), its
     /// keys salted by this solve and pass.
     local: LocalTable,
+    /// [`Shared::patterns`], kept here to spare the hot path a load.
+    patterns: Option<&'a Weights>,
 }
 
 impl<'a, K: Kernels> Solver<'a, K> {
@@ -180,6 +185,7 @@ impl<'a, K: Kernels> Solver<'a, K> {
         let selective = shared.selective.load(Ordering::Relaxed);
         Solver {
             cpu,
+            patterns: shared.patterns,
             shared,
             abort,
             unreported: 0,
@@ -992,6 +998,7 @@ impl MoveList {
                             next_player,
                             next_opponent,
                             Strength::FULL,
+                            solver.patterns,
                         ) * STATIC_EVALUATION_WEIGHT
                             / evaluation::DISC
                 } else {
@@ -1087,7 +1094,13 @@ fn evaluation_search<K: Kernels>(
     solver.cpu.run(|| {
         solver.count_node();
         if depth == 0 {
-            return evaluation::evaluate_with(solver.cpu, player, opponent, Strength::FULL);
+            return evaluation::evaluate_with(
+                solver.cpu,
+                player,
+                opponent,
+                Strength::FULL,
+                solver.patterns,
+            );
         }
         let moves = solver.cpu.moves(player, opponent);
         if moves == 0 {
@@ -1170,6 +1183,7 @@ fn solve_with<K: Kernels>(
         parallel,
         selective: AtomicI32::new(0),
         solve: local_table::new_solve(),
+        patterns: position.patterns().values.as_ref(),
     };
     let run = || {
         let mut solver = Solver::new(cpu, &shared, None);
@@ -1395,7 +1409,7 @@ fn principal_variation(
     first: ReversiMove,
 ) -> Vec<ReversiMove> {
     let mut line = vec![first];
-    let mut current = *position;
+    let mut current = position.clone();
     current.play_unchecked(first);
     while line.len() < 60 && current.outcome().is_none() {
         let next = match current.forced_pass() {
@@ -1480,11 +1494,21 @@ mod tests {
         );
     }
 
+    /// The weights the tests' evaluations use.
+    static PATTERNS: std::sync::LazyLock<evaluation::Patterns> =
+        std::sync::LazyLock::new(evaluation::embedded);
+
     /// Plain minimax on the evaluation, every move in square order, no pruning.
     fn minimax(player: u64, opponent: u64, depth: u32) -> i32 {
         let cpu = crate::base::cpu::Portable;
         if depth == 0 {
-            return evaluation::evaluate_with(cpu, player, opponent, Strength::FULL);
+            return evaluation::evaluate_with(
+                cpu,
+                player,
+                opponent,
+                Strength::FULL,
+                PATTERNS.values.as_ref(),
+            );
         }
         let moves = cpu.moves(player, opponent);
         if moves == 0 {
@@ -1521,6 +1545,7 @@ mod tests {
             parallel: false,
             selective: AtomicI32::new(0),
             solve: local_table::new_solve(),
+            patterns: PATTERNS.values.as_ref(),
         };
         let mut solver = Solver::new(crate::base::cpu::Portable, &shared, None);
         let entries =
@@ -1649,11 +1674,7 @@ mod tests {
 
     /// The root's best score agrees with the exact scores of all its moves.
     fn assert_solves_exactly(player: u64, opponent: u64) {
-        let position = Reversi {
-            player,
-            opponent,
-            side: 0,
-        };
+        let position = Reversi::from_bitboards(player, opponent, 0);
         assert!(position.empties() >= SELECTIVE_EMPTIES);
         let best = solve_within(&position, false, 30);
         assert!(!best.is_empty(), "no answer within 30 s");

@@ -6,16 +6,17 @@
 //! these hand-made features; 8 ([`Strength::FULL`]) is the trained pattern evaluation
 //! ([`super::patterns`]), or the level-7 features when the patterns were turned off.
 //!
-//! This module decides which evaluation is active: [`install`] chooses the pattern weights once
-//! per process (the compiled-in ones by default); [`super::patterns`] only holds weights and
+//! Each position carries its pattern weights ([`Patterns`], chosen by the game's `weights`
+//! option), so that sessions in one process may differ; [`super::patterns`] only holds weights and
 //! computes with them.
 
 use super::bitboard::{bit, Kernels};
 use super::patterns::Weights;
 use super::ReversiMove;
 use crate::base::cpu;
-use crate::game::{ScoreUnit, Strength};
-use std::sync::OnceLock;
+use crate::game::{GameError, ScoreUnit, Strength};
+use crate::games::{LoadedWeights, WeightsChoice};
+use std::sync::{Arc, OnceLock};
 
 /// One disc in evaluation units.
 pub const DISC: i32 = 100;
@@ -67,40 +68,93 @@ fn blend(weights: [i32; 2], phase: i32) -> i32 {
     (weights[0] * (60 - phase) + weights[1] * phase) / 60
 }
 
-/// The pattern weights in use: chosen once, the compiled-in ones unless [`install`] said otherwise.
-static ACTIVE: OnceLock<Option<Weights>> = OnceLock::new();
+/// The pattern weights a position evaluates with at full strength, shared by the positions of a
+/// session; `values` is `None` when the `weights` option turned the patterns off (`none`), and
+/// full strength uses the level-7 features then.
+pub type Patterns = Arc<LoadedWeights<Option<Weights>>>;
 
-/// [`install`] came after the pattern weights were chosen or first used.
+/// The weights compiled into the binary, decoded once per process.
+pub fn embedded() -> Patterns {
+    static EMBEDDED: OnceLock<Patterns> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            Arc::new(LoadedWeights {
+                file: None,
+                values: Some(Weights::embedded()),
+            })
+        })
+        .clone()
+}
+
+/// The weights new positions start with: the embedded ones unless [`set_default`] chose others.
+static DEFAULT: OnceLock<Patterns> = OnceLock::new();
+
+/// [`set_default`] came after the default was chosen or first used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the pattern weights were already chosen")]
-pub struct AlreadyInstalled;
+#[error("the default pattern weights were already chosen")]
+pub struct AlreadyChosen;
 
-/// Chooses the process's pattern weights before the first evaluation: `Some` weights (read from
-/// a file, say), or `None` to make full strength use the hand-made features instead.
+/// Chooses the weights that new positions start with (`tabula --weights FILE`, a shorthand for
+/// the `weights` option of every session), before the first position is made. A session's own
+/// `weights` option still wins.
 ///
 /// # Errors
-/// [`AlreadyInstalled`] once the weights are in use or already chosen.
-pub fn install(weights: Option<Weights>) -> Result<(), AlreadyInstalled> {
-    ACTIVE.set(weights).map_err(|_| AlreadyInstalled)
+/// [`AlreadyChosen`] once the default is in use or already chosen.
+pub fn set_default(patterns: Patterns) -> Result<(), AlreadyChosen> {
+    // The default reads `default` in a game's options, whatever file it came from.
+    let values = Arc::try_unwrap(patterns)
+        .map_or_else(|shared| shared.values.clone(), |loaded| loaded.values);
+    DEFAULT
+        .set(Arc::new(LoadedWeights { file: None, values }))
+        .map_err(|_| AlreadyChosen)
 }
 
-/// The pattern weights in use, or `None` when [`install`] turned them off.
-#[inline]
-pub fn active_patterns() -> Option<&'static Weights> {
-    ACTIVE.get_or_init(|| Some(Weights::embedded())).as_ref()
+/// The weights new positions start with; see [`set_default`].
+pub fn default_patterns() -> Patterns {
+    DEFAULT.get_or_init(embedded).clone()
 }
 
-/// The value of the position for `player` to move against `opponent`.
+/// The weights the `weights` option names: `default` (those of [`default_patterns`]), `embedded`
+/// (compiled in), `none` (the hand-made features) or a file written by `tabula train reversi`.
+///
+/// # Errors
+/// [`GameError::InvalidOption`] naming the file and what is wrong with it.
+pub fn load(choice: &WeightsChoice) -> Result<Patterns, GameError> {
+    match choice {
+        WeightsChoice::File(word) if word == "embedded" => Ok(Arc::new(LoadedWeights {
+            file: Some(word.clone()),
+            values: Some(Weights::embedded()),
+        })),
+        WeightsChoice::File(word) if word == "none" => Ok(Arc::new(LoadedWeights {
+            file: Some(word.clone()),
+            values: None,
+        })),
+        _ => crate::games::load_weights("reversi", choice, default_patterns, |bytes| {
+            Weights::decode(bytes)
+                .map(Some)
+                .map_err(|error| error.to_string())
+        }),
+    }
+}
+
+/// The value of the position for `player` to move against `opponent`, with the pattern weights
+/// `patterns` at full strength (the hand-made features when `None`).
 #[inline]
-pub fn evaluate(player: u64, opponent: u64, strength: Strength) -> i32 {
-    cpu::dispatch!(cpu => evaluate_with(cpu, player, opponent, strength))
+pub fn evaluate(player: u64, opponent: u64, strength: Strength, patterns: Option<&Weights>) -> i32 {
+    cpu::dispatch!(cpu => evaluate_with(cpu, player, opponent, strength, patterns))
 }
 
 /// [`evaluate`] with the kernels of `cpu`.
 #[inline]
-pub fn evaluate_with<K: Kernels>(cpu: K, player: u64, opponent: u64, strength: Strength) -> i32 {
+pub fn evaluate_with<K: Kernels>(
+    cpu: K,
+    player: u64,
+    opponent: u64,
+    strength: Strength,
+    patterns: Option<&Weights>,
+) -> i32 {
     if strength >= Strength::FULL {
-        if let Some(weights) = active_patterns() {
+        if let Some(weights) = patterns {
             return weights.evaluate_with(cpu, player, opponent);
         }
     }
@@ -262,12 +316,19 @@ mod tests {
         let start = super::super::Reversi::new();
         for level in 1..=7 {
             assert_eq!(
-                evaluate_with(cpu, start.player, start.opponent, Strength(level)),
+                evaluate_with(cpu, start.player, start.opponent, Strength(level), None),
                 0
             );
         }
         // The trained evaluation only knows the start is about even.
-        let full = evaluate_with(cpu, start.player, start.opponent, Strength::FULL);
+        let patterns = embedded();
+        let full = evaluate_with(
+            cpu,
+            start.player,
+            start.opponent,
+            Strength::FULL,
+            patterns.values.as_ref(),
+        );
         assert!(full.abs() <= 2 * DISC, "start position {full}");
     }
 
@@ -276,7 +337,7 @@ mod tests {
         let start = super::super::Reversi::new();
         let (player, opponent) = (start.player | bit(19) | bit(27), start.opponent & !bit(27));
         cpu::for_each_set!(cpu => assert_eq!(
-            evaluate_with(cpu, player, opponent, Strength::FULL),
+            evaluate_with(cpu, player, opponent, Strength::FULL, embedded().values.as_ref()),
             Weights::embedded().evaluate(player, opponent)
         ));
     }
@@ -284,6 +345,8 @@ mod tests {
     /// Every level gives the same value with either instruction set.
     #[test]
     fn instruction_sets_agree() {
+        let patterns = embedded();
+        let patterns = patterns.values.as_ref();
         let mut state = 0xE7A1_u64;
         for _ in 0..2_000 {
             state = crate::base::zobrist::mix(state);
@@ -291,9 +354,10 @@ mod tests {
             let player = occupied & crate::base::zobrist::mix(state ^ 2);
             let opponent = occupied & !player;
             for level in 1..=8 {
-                let expected = evaluate_with(cpu::Portable, player, opponent, Strength(level));
+                let expected =
+                    evaluate_with(cpu::Portable, player, opponent, Strength(level), patterns);
                 cpu::for_each_set!(cpu => assert_eq!(
-                    evaluate_with(cpu, player, opponent, Strength(level)),
+                    evaluate_with(cpu, player, opponent, Strength(level), patterns),
                     expected
                 ));
             }

@@ -50,7 +50,7 @@ impl MoveCode for ReversiMove {
 }
 
 /// 8x8 Reversi on bitboards, kept relative to the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Reversi {
     /// Discs of the side to move.
     pub player: u64,
@@ -58,6 +58,27 @@ pub struct Reversi {
     pub opponent: u64,
     /// The side to move: 0 black, 1 white.
     pub side: Player,
+    /// The pattern weights of full strength, shared with the positions made from this one.
+    patterns: evaluation::Patterns,
+}
+
+/// Two positions are equal when their discs and side to move are, and they evaluate with the
+/// same weights (the same shared handle).
+impl PartialEq for Reversi {
+    fn eq(&self, other: &Reversi) -> bool {
+        self.board() == other.board() && std::sync::Arc::ptr_eq(&self.patterns, &other.patterns)
+    }
+}
+
+impl Eq for Reversi {}
+
+/// What [`Reversi`]'s moves change: the discs and the side to move, without the weights, which
+/// stay. Restoring it undoes a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReversiUndo {
+    player: u64,
+    opponent: u64,
+    side: Player,
 }
 
 /// Zobrist keys folded by byte: `BYTE_KEYS[colour][byte index][byte value]` is the exclusive-or of
@@ -111,6 +132,36 @@ impl Reversi {
             player: bit(28) | bit(35),
             opponent: bit(27) | bit(36),
             side: 0,
+            patterns: evaluation::default_patterns(),
+        }
+    }
+
+    /// The position with `player` to move against `opponent`, `side` being the colour to move.
+    pub fn from_bitboards(player: u64, opponent: u64, side: Player) -> Reversi {
+        Reversi {
+            player,
+            opponent,
+            side,
+            ..Reversi::new()
+        }
+    }
+
+    /// The pattern weights this position evaluates with at full strength.
+    pub fn patterns(&self) -> &evaluation::Patterns {
+        &self.patterns
+    }
+
+    /// Evaluates with `patterns` from now on (this position and those made from it).
+    pub fn set_patterns(&mut self, patterns: evaluation::Patterns) {
+        self.patterns = patterns;
+    }
+
+    /// The discs and side to move, as a move's undo record keeps them.
+    fn board(&self) -> ReversiUndo {
+        ReversiUndo {
+            player: self.player,
+            opponent: self.opponent,
+            side: self.side,
         }
     }
 
@@ -126,17 +177,9 @@ impl Reversi {
     /// The position with the given discs and side to move.
     pub fn from_discs(black: u64, white: u64, side: Player) -> Reversi {
         if side == 0 {
-            Reversi {
-                player: black,
-                opponent: white,
-                side,
-            }
+            Reversi::from_bitboards(black, white, side)
         } else {
-            Reversi {
-                player: white,
-                opponent: black,
-                side,
-            }
+            Reversi::from_bitboards(white, black, side)
         }
     }
 
@@ -255,14 +298,24 @@ fn perft_from_two<K: Kernels>(cpu: K, player: u64, opponent: u64, depth: usize) 
 impl Rules for Reversi {
     type Move = ReversiMove;
 
-    type Undo = Reversi;
+    type Undo = ReversiUndo;
 
     fn name(&self) -> &'static str {
         "reversi"
     }
 
     fn options(&self) -> Vec<(String, String)> {
-        vec![("size".to_string(), "8".to_string())]
+        let mut options = vec![("size".to_string(), "8".to_string())];
+        options.extend(self.patterns.option());
+        options
+    }
+
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), GameError> {
+        if key != crate::games::WEIGHTS {
+            return Err(crate::game::rules::fixed_option(self.name(), key));
+        }
+        self.patterns = evaluation::load(&crate::games::WeightsChoice::parse(value))?;
+        Ok(())
     }
 
     fn player_count(&self) -> usize {
@@ -296,8 +349,8 @@ impl Rules for Reversi {
 
     // Inlined into the search, so that only the chosen kernel is a call.
     #[inline]
-    fn play_unchecked(&mut self, mv: ReversiMove) -> Reversi {
-        let before = *self;
+    fn play_unchecked(&mut self, mv: ReversiMove) -> ReversiUndo {
+        let before = self.board();
         if mv.is_pass() {
             std::mem::swap(&mut self.player, &mut self.opponent);
         } else {
@@ -311,8 +364,10 @@ impl Rules for Reversi {
         before
     }
 
-    fn undo(&mut self, _mv: ReversiMove, undo: Reversi) {
-        *self = undo;
+    fn undo(&mut self, _mv: ReversiMove, undo: ReversiUndo) {
+        self.player = undo.player;
+        self.opponent = undo.opponent;
+        self.side = undo.side;
     }
 
     fn illegal_reason(&self, mv: ReversiMove) -> String {
@@ -384,7 +439,9 @@ impl Rules for Reversi {
                 _ => {}
             }
         }
+        let patterns = self.patterns.clone();
         *self = Reversi::from_discs(black, white, side);
+        self.patterns = patterns;
         Ok(())
     }
 
@@ -408,7 +465,10 @@ impl Rules for Reversi {
     }
 
     fn start_position(&self) -> Reversi {
-        Reversi::new()
+        Reversi {
+            patterns: self.patterns.clone(),
+            ..Reversi::new()
+        }
     }
 
     fn perft(&self, depth: usize) -> u64 {
@@ -420,7 +480,12 @@ impl SearchHooks for Reversi {
     // Inlined into the search, so that only the chosen kernel is a call.
     #[inline]
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
-        let value = evaluation::evaluate(self.player, self.opponent, strength);
+        let value = evaluation::evaluate(
+            self.player,
+            self.opponent,
+            strength,
+            self.patterns.values.as_ref(),
+        );
         if perspective == self.side {
             value
         } else {

@@ -577,9 +577,17 @@ pub enum WeightsError {
 }
 
 /// Decoded pattern weights: every phase's full table, ready for look-ups.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Weights {
     /// `PHASES` tables of `FULL_SIZE` entries.
     table: Vec<i16>,
+}
+
+impl std::fmt::Debug for Weights {
+    /// The size only: the table has millions of entries.
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "Weights({} entries)", self.table.len())
+    }
 }
 
 impl Weights {

@@ -148,7 +148,12 @@ fn record_positions(
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect();
     wanted.sort();
-    let mut have = session.game_options();
+    // The weights are the analysis's own choice, not a rule of the recorded game.
+    let mut have: Vec<(String, String)> = session
+        .game_options()
+        .into_iter()
+        .filter(|(key, _)| key != crate::games::WEIGHTS)
+        .collect();
     have.sort();
     let canonical = crate::games::canonical_name(&record.game);
     if canonical != Some(session.game_name()) || wanted != have {

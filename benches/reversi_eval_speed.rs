@@ -1,5 +1,5 @@
 //! Times the Reversi evaluations on positions from random games, with a release build:
-//! `cargo run --release --example reversi_eval_speed -- [weight file]` (default: the embedded weights).
+//! `cargo bench --bench reversi_eval_speed -- [weight file]` (default: the embedded weights).
 //! `TRIALS=n` sets the number of timed passes (default 40).
 
 use std::hint::black_box;
@@ -79,7 +79,11 @@ fn time(name: &str, positions: &[(u64, u64)], trials: usize, evaluate: impl Fn(u
 }
 
 fn main() {
-    let weights = match std::env::args().nth(1) {
+    // `cargo bench` adds `--bench`; a weight file is the only other argument.
+    let weights = match std::env::args()
+        .skip(1)
+        .find(|argument| !argument.starts_with("--"))
+    {
         Some(path) => {
             Weights::decode(&std::fs::read(&path).expect("a readable file")).expect("a weight file")
         }

@@ -2,24 +2,24 @@
 //! best-reply or Monte-Carlo tree search, with or without the race solver) and the greedy
 //! player, seats rotating from game to game, results per contender and per seat.
 //!
-//! Each contender has its own transposition table and search threads, as separate engines would.
-//! A move is chosen the way the engine chooses it: the game's direct move first (the greedy player
-//! at level 1, the race solver once contact is over), otherwise the search with the level's depth
-//! cap, evaluation strength and time cap, within the match's time per move.
+//! Each contender is an engine façade of its own (table, search threads, level), played through
+//! the match loop of [`super`]: the game's direct move first (the greedy player at level 1, the race
+//! solver once contact is over), otherwise the search with the level's depth cap, evaluation
+//! strength and time cap, within the match's time per move. Every game starts from engines as new.
 
-use crate::base::transposition::TranspositionTable;
-use crate::engine::clock;
-use crate::game::{DirectRequest, MultiplayerSearch, Rules, SearchHooks};
+use super::{BetweenGames, Match, Pairing, Played};
+use crate::engine::{clock, InfoMode, MoveTime, Settings};
+use crate::game::{MultiplayerSearch, Rules, SearchHooks};
 use crate::games::chinese_checkers::board::HOME_DISTANCE;
 use crate::games::chinese_checkers::evaluation::Weights;
-use crate::games::chinese_checkers::{greedy, race, ChineseCheckers, ChineseCheckersMove, RuleSet};
+use crate::games::chinese_checkers::{greedy, ChineseCheckers, ChineseCheckersMove, RuleSet};
 use crate::search::limits::Limits;
-use crate::search::{self, SearchRequest, Worker};
+use anyhow::Result;
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// One player of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,25 +208,16 @@ pub struct GameResult {
     pub history: Vec<ChineseCheckersMove>,
 }
 
-/// One contender's engine: its table and search threads.
-struct Seat {
-    table: TranspositionTable,
-    workers: Vec<Worker<ChineseCheckers>>,
-}
-
-/// Chooses `contender`'s move in `position`.
-fn choose(
+/// The engine contender that plays `contender` in `settings`' match, with `weights` if given.
+fn engine_contender(
     contender: Contender,
-    seat: Option<&mut Seat>,
-    position: &ChineseCheckers,
     settings: &MatchSettings,
-    seed: u64,
-) -> ChineseCheckersMove {
-    let movetime = settings.movetime;
-    let (level, mode, race, threads) = match contender {
-        Contender::Greedy => {
-            return greedy::greedy_move(position, seed).expect("a game in progress has a move")
-        }
+    weights: Option<Weights>,
+) -> super::Contender<ChineseCheckers> {
+    let start = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
+    let (level, search, race, threads) = match contender {
+        // Level 1 is the greedy player: the game's direct move, with no search.
+        Contender::Greedy => (1, None, true, 1),
         Contender::Engine {
             level,
             search,
@@ -234,10 +225,11 @@ fn choose(
             threads,
         } => (level, search, race, threads),
     };
-    let start = Instant::now();
-    let profile = position.level_profile(level);
-    let time = profile.time.map_or(movetime, |cap| cap.min(movetime));
-    let timed = clock::move_time(time, Duration::ZERO);
+    let profile = start.level_profile(level);
+    // The level's time cap within the match's time; the race solver keeps it in every mode.
+    let time = profile
+        .time
+        .map_or(settings.movetime, |cap| cap.min(settings.movetime));
     let limits = match (settings.depth, settings.nodes) {
         (Some(depth), _) => Limits {
             depth: Some(depth),
@@ -252,109 +244,79 @@ fn choose(
             depth: profile.depth,
             ..Limits::default()
         }
-        .tightest(timed),
+        .tightest(clock::move_time(time, Duration::ZERO)),
     };
-    let stop = AtomicBool::new(false);
-    if race || level <= 1 {
-        let request = DirectRequest {
-            level,
-            seed,
-            stop: &stop,
-            start,
-            hard_time: limits.hard_time.or(timed.hard_time),
-        };
-        if let Some(direct) = position.direct_move(&request) {
-            return direct.mv;
-        }
-    }
-    let seat = seat.expect("an engine seat");
-    let request = SearchRequest {
-        limits,
+    let engine_settings = Settings {
+        level,
         threads,
-        strength: profile.strength,
-        multi_pv: 1,
-        instant_single_move: true,
-        probcut: true,
-        selectivity: None,
+        hash_megabytes: match contender {
+            Contender::Greedy => 1,
+            Contender::Engine { .. } => settings.hash_megabytes,
+        },
+        movetime: MoveTime::Fixed(time),
+        overhead: Duration::ZERO,
+        info: InfoMode::Off,
+        multiplayer_search: search,
+        direct_moves: race,
+        ..Settings::default()
     };
-    let mode = mode.unwrap_or_else(|| position.multiplayer_search(request.limits.depth));
-    let outcome = search::search_with(
-        position,
-        &request,
-        mode,
-        &seat.table,
-        &stop,
-        &mut seat.workers,
-        &mut |_| {},
-    );
-    outcome.best_move().expect("a game in progress has a move")
+    super::Contender {
+        name: contender.to_string(),
+        settings: engine_settings,
+        limits: Some(limits),
+        prepare: weights.map(|weights| {
+            Arc::new(move |position: &mut ChineseCheckers| position.set_weights(weights))
+                as super::Prepare<ChineseCheckers>
+        }),
+    }
 }
 
-/// Plays game `index` of the match.
-pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
+/// Game `index` of the match: the seats rotated by the game's number, and the greedy opening
+/// plies drawn with the game's seed.
+fn pairing(settings: &MatchSettings, index: usize) -> Pairing<ChineseCheckers> {
     let players = settings.rules.players;
-    let mut position = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
-    // The race solver's plans of an earlier game on this thread are no help in this one.
-    race::forget_plans();
-    let seats: Vec<usize> = (0..players)
-        .map(|entry| (entry + index) % players)
+    let start = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
+    let at_seat: Vec<usize> = (0..players)
+        .map(|seat| (seat + players - index % players) % players)
         .collect();
-    let mut at_seat = vec![0; players];
-    for (entry, &seat) in seats.iter().enumerate() {
-        at_seat[seat] = entry;
+    let seed = crate::base::zobrist::mix(settings.seed ^ crate::base::zobrist::mix(index as u64));
+    let mut position = start.clone();
+    let mut opening = Vec::new();
+    while opening.len() < settings.opening_plies && position.outcome().is_none() {
+        let ply_seed = crate::base::zobrist::mix(seed ^ opening.len() as u64);
+        let mv = greedy::greedy_move(&position, ply_seed).expect("a game in progress has a move");
+        position.play_unchecked(mv);
+        opening.push(mv);
     }
-    let mut engines: Vec<Option<Seat>> = settings
-        .lineup
-        .iter()
-        .map(|contender| match contender {
-            Contender::Greedy => None,
-            Contender::Engine { .. } => Some(Seat {
-                table: TranspositionTable::new(settings.hash_megabytes),
-                workers: Vec::new(),
-            }),
-        })
-        .collect();
-    let game_seed =
-        crate::base::zobrist::mix(settings.seed ^ crate::base::zobrist::mix(index as u64));
+    Pairing {
+        start,
+        opening,
+        seats: at_seat,
+        seed,
+    }
+}
+
+/// The result of a game the loop played, in the lineup's terms.
+fn result_of(settings: &MatchSettings, played: &Played<ChineseCheckers>) -> GameResult {
+    let players = settings.rules.players;
+    let at_seat = &played.seats;
+    let mut seats = vec![0; players];
+    for (seat, &entry) in at_seat.iter().enumerate() {
+        seats[entry] = seat;
+    }
     let mut time = vec![Duration::ZERO; players];
+    for (&seat, &spent) in played.movers[played.opening..].iter().zip(&played.times) {
+        time[at_seat[seat]] += spent;
+    }
+    // Replayed for what each contender had left after each of its moves.
+    let mut position = ChineseCheckers::from_rules(settings.rules).expect("valid rules");
     let mut moves = vec![0; players];
     let mut finished_after: Vec<Option<u32>> = vec![None; players];
     let mut rows_to_go: Vec<Vec<u16>> = vec![Vec::new(); players];
-    let mut history = Vec::new();
-    let mut ply = 0u64;
-    while position.outcome().is_none() {
-        let seat = position.side_to_move();
+    for (&mv, &seat) in played.moves.iter().zip(&played.movers) {
         let entry = at_seat[seat];
-        let seed = crate::base::zobrist::mix(game_seed ^ ply);
-        let started = Instant::now();
-        let mv = if (ply as usize) < settings.opening_plies {
-            greedy::greedy_move(&position, seed).expect("a move")
-        } else if let Some(&weights) = settings.weights.get(entry) {
-            let mut weighted = position.clone();
-            weighted.set_weights(weights);
-            choose(
-                settings.lineup[entry],
-                engines[entry].as_mut(),
-                &weighted,
-                settings,
-                seed,
-            )
-        } else {
-            choose(
-                settings.lineup[entry],
-                engines[entry].as_mut(),
-                &position,
-                settings,
-                seed,
-            )
-        };
-        time[entry] += started.elapsed();
         moves[entry] += 1;
-        position.try_play(mv).unwrap_or_else(|error| {
-            panic!("{} played an illegal move: {error}", settings.lineup[entry])
-        });
-        history.push(mv);
-        ply += 1;
+        position.play_unchecked(mv);
         rows_to_go[entry].push((position.distance(seat) - HOME_DISTANCE) as u16);
         for (other, done) in finished_after.iter_mut().enumerate() {
             if done.is_none() && position.place(seats[other]).is_some() {
@@ -362,58 +324,89 @@ pub fn play_game(settings: &MatchSettings, index: usize) -> GameResult {
             }
         }
     }
-    let outcome = position.outcome().expect("the game is over");
-    let end = if position.finish_order().len() >= players.saturating_sub(1).max(1) {
+    let end = if played.end.finish_order().len() >= players.saturating_sub(1).max(1) {
         End::Finished
-    } else if position.is_repeated() {
+    } else if played.end.is_repeated() {
         End::Repetition
     } else {
         End::Cap
     };
     GameResult {
-        index,
-        places: seats.iter().map(|&seat| outcome.place(seat)).collect(),
+        index: played.index,
+        places: seats
+            .iter()
+            .map(|&seat| played.outcome.place(seat))
+            .collect(),
         seats,
         end,
-        plies: position.ply(),
+        plies: played.end.ply(),
         time,
         moves,
         finished_after,
         rows_to_go,
-        history,
+        history: played.moves.clone(),
     }
 }
 
+/// Plays game `index` of the match alone.
+///
+/// # Errors
+/// As [`play_match`].
+pub fn play_game(settings: &MatchSettings, index: usize) -> Result<GameResult> {
+    let single = MatchSettings {
+        games: index + 1,
+        jobs: 1,
+        ..settings.clone()
+    };
+    let contenders = contenders(&single);
+    let games = Match {
+        contenders: &contenders,
+        games: 1,
+        jobs: 1,
+        between_games: BetweenGames::Forget,
+    };
+    let played = games.play(&|_| pairing(&single, index), &mut |_| {
+        ControlFlow::Continue(())
+    })?;
+    let mut result = result_of(&single, &played[0]);
+    result.index = index;
+    Ok(result)
+}
+
+fn contenders(settings: &MatchSettings) -> Vec<super::Contender<ChineseCheckers>> {
+    settings
+        .lineup
+        .iter()
+        .enumerate()
+        .map(|(entry, &contender)| {
+            engine_contender(contender, settings, settings.weights.get(entry).copied())
+        })
+        .collect()
+}
+
 /// Plays the match on `settings.jobs` threads, handing each result to `each` as it comes.
-pub fn play_match(settings: &MatchSettings, each: &mut dyn FnMut(&GameResult)) -> Vec<GameResult> {
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel();
-    let mut results = Vec::new();
-    std::thread::scope(|scope| {
-        for _ in 0..settings.jobs.max(1) {
-            let sender = sender.clone();
-            let next = &next;
-            std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn_scoped(scope, move || loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= settings.games {
-                        break;
-                    }
-                    if sender.send(play_game(settings, index)).is_err() {
-                        break;
-                    }
-                })
-                .expect("a game thread");
-        }
-        drop(sender);
-        for result in receiver {
-            each(&result);
-            results.push(result);
-        }
-    });
-    results.sort_by_key(|result| result.index);
-    results
+///
+/// # Errors
+/// An engine failed to start or to move (which would be a bug).
+pub fn play_match(
+    settings: &MatchSettings,
+    each: &mut dyn FnMut(&GameResult),
+) -> Result<Vec<GameResult>> {
+    let contenders = contenders(settings);
+    let games = Match {
+        contenders: &contenders,
+        games: settings.games,
+        jobs: settings.jobs,
+        between_games: BetweenGames::Forget,
+    };
+    let played = games.play(&|index| pairing(settings, index), &mut |played| {
+        each(&result_of(settings, played));
+        ControlFlow::Continue(())
+    })?;
+    Ok(played
+        .iter()
+        .map(|played| result_of(settings, played))
+        .collect())
 }
 
 /// The summary of a match, as text: per contender its places and time, per seat the places of
@@ -490,6 +483,153 @@ pub fn summary(settings: &MatchSettings, results: &[GameResult]) -> String {
     text
 }
 
+/// The command line of `tabula selfplay chinese-checkers`.
+#[derive(clap::Args, Debug)]
+pub struct ChineseCheckersSelfplayArgs {
+    /// Game options as key=value words, e.g. "players=6 jumps=long".
+    #[arg(long, default_value = "players=2")]
+    pub options: String,
+    /// One contender per seat, comma-separated, in the seating of the first game.
+    #[arg(long, required_unless_present = "crossing")]
+    pub lineup: Option<String>,
+    /// Instead of a match: the one-player crossing (camp 1 to camp 4) planned by the race
+    /// solver at each of these beam widths, e.g. `100,1000`.
+    #[arg(long, value_delimiter = ',', conflicts_with = "lineup")]
+    pub crossing: Vec<usize>,
+    /// Games to play.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Milliseconds per move for the engines.
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Transposition table per engine, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Seed of the greedy draws and openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Greedy opening plies before the contenders play.
+    #[arg(long, default_value_t = 0)]
+    pub opening: usize,
+    /// A fixed search depth for every engine instead of the levels' limits and the time.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// A node budget per move instead of the time (the race solver keeps --movetime).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Evaluation weights of contender 1, e.g. "spread=8,hop=4" (the others keep the defaults;
+    /// `--weights` is the Reversi weight file of every command).
+    #[arg(long)]
+    pub first_weights: Option<String>,
+    /// Print one line per game.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// Runs `tabula selfplay chinese-checkers`.
+///
+/// # Errors
+/// Bad options or lineup, or an engine error.
+pub fn run(arguments: &ChineseCheckersSelfplayArgs) -> Result<()> {
+    let Some(lineup) = &arguments.lineup else {
+        return super::crossing::run(&arguments.crossing);
+    };
+    let pairs =
+        crate::games::parse_options(&arguments.options.split_whitespace().collect::<Vec<_>>())?;
+    let rules = RuleSet::from_options(&pairs)?;
+    let lineup: Vec<Contender> = lineup
+        .split(',')
+        .map(|text| text.trim().parse())
+        .collect::<Result<_, String>>()
+        .map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        lineup.len() == rules.players,
+        "the lineup needs {} contenders",
+        rules.players
+    );
+    let settings = MatchSettings {
+        rules,
+        lineup,
+        games: arguments.games,
+        movetime: Duration::from_millis(arguments.movetime),
+        hash_megabytes: arguments.hash,
+        seed: arguments.seed,
+        jobs: arguments.jobs,
+        opening_plies: arguments.opening,
+        weights: match &arguments.first_weights {
+            None => Vec::new(),
+            Some(text) => {
+                let mut weights = vec![Weights::DEFAULT; rules.players];
+                weights[0] = text.parse().map_err(anyhow::Error::msg)?;
+                weights
+            }
+        },
+        depth: arguments.depth,
+        nodes: arguments.nodes,
+    };
+    println!(
+        "options '{}', lineup {}, {} games, {} ms a move, nodes {:?}, depth {:?}, seed {}, opening {}",
+        arguments.options,
+        settings
+            .lineup
+            .iter()
+            .map(|contender| contender.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        settings.games,
+        arguments.movetime,
+        settings.nodes,
+        settings.depth,
+        settings.seed,
+        settings.opening_plies
+    );
+    let verbose = arguments.verbose;
+    let results = play_match(&settings, &mut |result| {
+        if verbose {
+            let end = match result.end {
+                End::Finished => "finished",
+                End::Repetition => "repetition",
+                End::Cap => "cap",
+            };
+            let finished: Vec<String> = result
+                .finished_after
+                .iter()
+                .map(|moves| moves.map_or("-".to_string(), |moves| moves.to_string()))
+                .collect();
+            println!(
+                "game {}: seats {:?} places {:?} finished after [{}] moves, {end} after {} plies",
+                result.index + 1,
+                result.seats.iter().map(|seat| seat + 1).collect::<Vec<_>>(),
+                result.places,
+                finished.join(", "),
+                result.plies
+            );
+            // When each contender first had at most 60, 40, 20, 10 and 0 rows to go.
+            for (entry, rows) in result.rows_to_go.iter().enumerate() {
+                let reached: Vec<String> = [60, 40, 20, 10, 0]
+                    .iter()
+                    .map(|&mark| {
+                        rows.iter()
+                            .position(|&left| left <= mark)
+                            .map_or("-".to_string(), |index| (index + 1).to_string())
+                    })
+                    .collect();
+                println!(
+                    "  contender {} ({}): moves to 60/40/20/10/0 rows to go: {}",
+                    entry + 1,
+                    settings.lineup[entry],
+                    reached.join("/")
+                );
+            }
+        }
+    })?;
+    print!("{}", summary(&settings, &results));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,6 +662,32 @@ mod tests {
         }
     }
 
+    /// A contender's flags become its engine's settings: the level, the threads, the search for
+    /// three or more players and whether the race solver may answer.
+    #[test]
+    fn contenders_become_engine_settings() {
+        let settings = MatchSettings::at_fixed_depth(
+            RuleSet::default(),
+            vec![Contender::Greedy, "8:paranoid:norace:t2".parse().unwrap()],
+            1,
+            1,
+            1,
+            3,
+        );
+        let greedy = engine_contender(settings.lineup[0], &settings, None);
+        assert_eq!(greedy.settings.level, 1);
+        let engine = engine_contender(settings.lineup[1], &settings, Some(Weights::DEFAULT));
+        assert_eq!(engine.settings.level, 8);
+        assert_eq!(engine.settings.threads, 2);
+        assert_eq!(
+            engine.settings.multiplayer_search,
+            Some(MultiplayerSearch::Paranoid)
+        );
+        assert!(!engine.settings.direct_moves);
+        assert_eq!(engine.limits.and_then(|limits| limits.depth), Some(3));
+        assert!(engine.prepare.is_some());
+    }
+
     #[test]
     fn a_two_thread_seat_plays_a_game() {
         let settings = MatchSettings {
@@ -537,7 +703,7 @@ mod tests {
             depth: Some(1),
             nodes: None,
         };
-        let result = play_game(&settings, 0);
+        let result = play_game(&settings, 0).unwrap();
         assert!(result.plies > 20);
         assert!(result.moves[0] > 10);
     }

@@ -8,7 +8,7 @@
 //! win again, so a solver that fails a puzzle stops the run.
 //!
 //! ```text
-//! cargo run --release --example gomoku_vcf_speed [PUZZLES_PER_RULE] [SEED]
+//! cargo bench --bench gomoku_vcf_speed -- [PUZZLES_PER_RULE] [SEED]
 //! ```
 
 use std::time::Instant;
@@ -63,7 +63,10 @@ fn puzzles(rule: Rule, count: usize, rng: &mut SmallRng) -> Vec<Gomoku> {
 }
 
 fn main() {
-    let arguments: Vec<String> = std::env::args().collect();
+    // `cargo bench` adds `--bench`; the numbers are the only other arguments.
+    let arguments: Vec<String> = std::env::args()
+        .filter(|argument| !argument.starts_with("--"))
+        .collect();
     let count = arguments
         .get(1)
         .map_or(200, |text| text.parse().expect("a count"));

@@ -5,14 +5,14 @@
 //! move's features times the `own.` weights minus the opponent's times the `other.` weights).
 //!
 //! ```text
-//! cargo run --release --example gomoku_tune -- --games games.txt [--games more.txt] \
+//! tabula train gomoku --games games.txt [--games more.txt] \
 //!     --start data/gomoku-weights-hand.txt --out data/gomoku-weights.txt \
 //!     [--epochs 400] [--skip 4] [--regularisation 0.0001] [--steps 0.25,0.5,1]
-//! cargo run --release --example gomoku_tune -- --start current.txt --scale own.open-three=1.25 \
+//! tabula train gomoku --start current.txt --scale own.open-three=1.25 \
 //!     --out candidate.txt
 //! ```
 //!
-//! The games are lines as `gomoku_selfplay --out` writes them: the rule, the board size, the
+//! The games are lines as ``tabula selfplay gomoku --out`` writes them: the rule, the board size, the
 //! moves from the empty board run together (`h8g8k9...`) and black's result (1, 0.5 or 0).
 //! A position is used when it is not the game's first `--skip` plies, the game is not over and no
 //! threat decides it within three plies (those are scored by fixed values, not by the weights).
@@ -29,10 +29,11 @@
 //! Without `--games`, `--scale NAME=FACTOR` (once or more) writes the starting weights with those
 //! weights multiplied and rounded: the pipeline's one-weight candidates.
 
+use crate::game::{Rules, Strength};
+use crate::games::gomoku::evaluation::{self, Weights};
+use crate::games::gomoku::{Gomoku, GomokuMove, Rule};
+use anyhow::{anyhow, bail, Context};
 use std::io::Write;
-use tabula::game::{Rules, Strength};
-use tabula::games::gomoku::evaluation::{self, Weights};
-use tabula::games::gomoku::{Gomoku, GomokuMove, Rule};
 
 /// One training position: its features for the side to move and the result for that side.
 struct Sample {
@@ -56,16 +57,19 @@ fn split_moves(text: &str) -> Vec<&str> {
 }
 
 /// The positions of one games file that the fit uses.
-fn read_samples(path: &str, skip: usize, samples: &mut Vec<Sample>) -> usize {
-    let text = std::fs::read_to_string(path).expect("a games file");
+fn read_samples(path: &str, skip: usize, samples: &mut Vec<Sample>) -> anyhow::Result<usize> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let mut games = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let words: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(words.len(), 4, "rule size moves result: {line}");
-        let rule = Rule::parse(words[0]).expect("a rule");
-        let size: usize = words[1].parse().expect("a size");
-        let black: f64 = words[3].parse().expect("a result");
-        let mut game = Gomoku::new(size, rule).expect("a board size");
+        let wrong = || anyhow!("{path}: not 'rule size moves result': {line}");
+        if words.len() != 4 {
+            return Err(wrong());
+        }
+        let rule = Rule::parse(words[0]).ok_or_else(wrong)?;
+        let size: usize = words[1].parse().map_err(|_| wrong())?;
+        let black: f64 = words[3].parse().map_err(|_| wrong())?;
+        let mut game = Gomoku::new(size, rule).map_err(|_| wrong())?;
         games += 1;
         for (ply, text) in split_moves(words[2]).into_iter().enumerate() {
             if ply >= skip && game.outcome().is_none() {
@@ -93,11 +97,11 @@ fn read_samples(path: &str, skip: usize, samples: &mut Vec<Sample>) -> usize {
                     samples.push(Sample { features, result });
                 }
             }
-            let mv: GomokuMove = game.parse_move(text).expect("a move");
-            game.try_play(mv).expect("a legal move");
+            let mv: GomokuMove = game.parse_move(text).map_err(|_| wrong())?;
+            game.try_play(mv).map_err(|_| wrong())?;
         }
     }
-    games
+    Ok(games)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -137,32 +141,33 @@ fn fit_scale(samples: &[Sample], weights: &[f64]) -> f64 {
 }
 
 /// The command line (see the module documentation).
-#[derive(clap::Parser)]
-struct Arguments {
-    /// A file of games as `gomoku_selfplay --out` writes them; give it once per file.
+/// The command line of `tabula train gomoku`.
+#[derive(clap::Args, Debug)]
+pub struct GomokuTrainArgs {
+    /// A file of games as ``tabula selfplay gomoku --out`` writes them; give it once per file.
     #[arg(long = "games")]
-    files: Vec<String>,
+    pub files: Vec<String>,
     /// The starting weights.
     #[arg(long, default_value = "data/gomoku-weights-hand.txt")]
-    start: String,
+    pub start: String,
     /// Where to write the tuned weights.
     #[arg(long)]
-    out: String,
+    pub out: String,
     /// Gradient descent steps.
     #[arg(long, default_value_t = 400)]
-    epochs: usize,
+    pub epochs: usize,
     /// Opening plies of each game left out.
     #[arg(long, default_value_t = 4)]
-    skip: usize,
+    pub skip: usize,
     /// Pull towards the starting weights.
     #[arg(long, default_value_t = 1e-4)]
-    regularisation: f64,
+    pub regularisation: f64,
     /// Steps of the line search from the start towards the fit, comma-separated (`0.25,0.5,1`).
     #[arg(long, value_delimiter = ',')]
-    steps: Vec<f64>,
+    pub steps: Vec<f64>,
     /// Without games: multiply a weight, `NAME=FACTOR`.
     #[arg(long)]
-    scale: Vec<String>,
+    pub scale: Vec<String>,
 }
 
 /// `weights` with the weight `change` names (`NAME=FACTOR`) multiplied by its factor and rounded.
@@ -199,8 +204,12 @@ fn step_path(out: &str, step: f64) -> String {
     }
 }
 
-fn main() {
-    let Arguments {
+/// Runs the command.
+///
+/// # Errors
+/// Bad options, or a file that cannot be read or written.
+pub fn run(arguments: &GomokuTrainArgs) -> anyhow::Result<()> {
+    let GomokuTrainArgs {
         files,
         start: start_path,
         out: out_path,
@@ -209,25 +218,29 @@ fn main() {
         regularisation,
         steps,
         scale,
-    } = clap::Parser::parse();
-
-    let start_text = std::fs::read_to_string(&start_path).expect("the starting weights");
-    let start = Weights::parse(&start_text).expect("valid starting weights");
+    } = arguments;
+    let (epochs, skip, regularisation) = (*epochs, *skip, *regularisation);
+    let start_text = std::fs::read_to_string(start_path)
+        .with_context(|| format!("reading the starting weights {start_path}"))?;
+    let start = Weights::parse(&start_text).map_err(|error| anyhow!("{start_path}: {error}"))?;
     if files.is_empty() {
-        assert!(!scale.is_empty(), "give --games to fit, or --scale");
-        let mut vector = start.to_vector();
-        for change in &scale {
-            vector = scaled(&vector, change).expect("a weight change");
+        if scale.is_empty() {
+            bail!("give --games to fit, or --scale");
         }
-        let mut file = std::fs::File::create(&out_path).expect("the output file");
-        write!(file, "{}", scaled_header(&start_text, &scale)).expect("writing");
-        write!(file, "{}", Weights::from_vector(&vector).write()).expect("writing");
-        return;
+        let mut vector = start.to_vector();
+        for change in scale {
+            vector = scaled(&vector, change).map_err(anyhow::Error::msg)?;
+        }
+        let mut file =
+            std::fs::File::create(out_path).with_context(|| format!("creating {out_path}"))?;
+        write!(file, "{}", scaled_header(&start_text, scale))?;
+        write!(file, "{}", Weights::from_vector(&vector).write())?;
+        return Ok(());
     }
     let mut samples = Vec::new();
     let mut games = 0;
-    for file in &files {
-        games += read_samples(file, skip, &mut samples);
+    for file in files {
+        games += read_samples(file, skip, &mut samples)?;
     }
     eprintln!("{games} games, {} positions", samples.len());
     let initial: Vec<f64> = start.to_vector().into_iter().map(f64::from).collect();
@@ -300,36 +313,36 @@ fn main() {
     );
     eprintln!("loss of the tuned weights {final_loss:.5} (was {initial_loss:.5})");
     let tuned = Weights::from_vector(&rounded);
-    let mut file = std::fs::File::create(&out_path).expect("the output file");
+    let mut file =
+        std::fs::File::create(out_path).with_context(|| format!("creating {out_path}"))?;
     writeln!(
         file,
         "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
          # scripts/train/tune-gomoku-eval.sh: Texel fit from {start_path} on {games} games,\n\
          # {} positions, scale {scale:.6}, log-loss {initial_loss:.5} -> {final_loss:.5}.",
         samples.len()
-    )
-    .expect("writing");
-    write!(file, "{}", tuned.write()).expect("writing");
-    for step in steps {
+    )?;
+    write!(file, "{}", tuned.write())?;
+    for &step in steps {
         let point = line_point(&initial, &weights, step);
         let point_loss = loss(
             &samples,
             &point.iter().map(|&w| f64::from(w)).collect::<Vec<_>>(),
             scale,
         );
-        let path = step_path(&out_path, step);
-        let mut file = std::fs::File::create(&path).expect("a candidate file");
+        let path = step_path(out_path, step);
+        let mut file = std::fs::File::create(&path).with_context(|| format!("creating {path}"))?;
         writeln!(
             file,
             "# Gomoku pattern evaluation weights (see src/games/gomoku/evaluation.rs), written by\n\
              # scripts/train/tune-gomoku-eval.sh: {start_path} + {step} x (Texel fit - it) on {games}\n\
              # games, {} positions, scale {scale:.6}, log-loss {initial_loss:.5} -> {point_loss:.5}.",
             samples.len()
-        )
-        .expect("writing");
-        write!(file, "{}", Weights::from_vector(&point).write()).expect("writing");
+        )?;
+        write!(file, "{}", Weights::from_vector(&point).write())?;
         eprintln!("step {step}: loss {point_loss:.5}, written to {path}");
     }
+    Ok(())
 }
 
 /// The header of a weights file made by one-weight changes: the start's own header, which says

@@ -7,61 +7,64 @@
 //! than `--margin`; a round that changes nothing halves the steps.
 //! `scripts/train/tune-chinese-checkers-greedy.sh` runs it.
 //!
-//!     cargo run --release --example chinese_checkers_greedy_tune -- --games 600 --rounds 3
+//! ```text
+//! tabula tune chinese-checkers greedy --games 600 --rounds 3
+//! ```
 //!
 //! The objective is level 8's share of first places (`first`) or its mean place (`place`); both
 //! are printed for every candidate, with its mean moves to finish.
 
-use clap::{Parser, ValueEnum};
+use crate::games::chinese_checkers::evaluation::Weights;
+use crate::games::chinese_checkers::RuleSet;
+use crate::tools::selfplay::chinese_checkers::{play_match, Contender, MatchSettings};
+use clap::ValueEnum;
 use std::collections::HashMap;
-use tabula::games::chinese_checkers::evaluation::Weights;
-use tabula::games::chinese_checkers::RuleSet;
-use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Objective {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Objective {
     /// The share of games level 8 finishes first (the issue's target).
     First,
     /// Level 8's mean place, lower is better.
     Place,
 }
 
-#[derive(Parser)]
-struct Arguments {
+/// The command line of `tabula tune chinese-checkers greedy`.
+#[derive(clap::Args, Debug)]
+pub struct ChineseCheckersGreedyTuneArgs {
     /// Players per game: level 8 and greedy seats.
     #[arg(long, default_value_t = 6)]
-    players: usize,
+    pub players: usize,
     /// Search depth of level 8.
     #[arg(long, default_value_t = 3)]
-    depth: u32,
+    pub depth: u32,
     /// Games per candidate.
     #[arg(long, default_value_t = 600)]
-    games: usize,
+    pub games: usize,
     /// Seed of the training games (the six-player measurements use seeds 1-40).
     #[arg(long, default_value_t = 101)]
-    seed: u64,
+    pub seed: u64,
     /// What the search improves.
     #[arg(long, value_enum, default_value_t = Objective::First)]
-    objective: Objective,
+    pub objective: Objective,
     /// A candidate is accepted when it is better by more than this (a share of games for
     /// `first`, places for `place`).
     #[arg(long, default_value_t = 0.01)]
-    margin: f64,
+    pub margin: f64,
     /// Rounds over the weights.
     #[arg(long, default_value_t = 3)]
-    rounds: usize,
+    pub rounds: usize,
     /// Games at once.
     #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    pub jobs: usize,
     /// The weights to start from, `key=value` pairs (keys left out keep the defaults).
     #[arg(long, default_value = "")]
-    start: String,
+    pub start: String,
     /// The first step of each weight searched, `key=value` pairs; only these keys are searched.
     #[arg(
         long,
         default_value = "sideways=2,side_camp=16,straggler=2,straggler_free=2,spread=4,hop=4,tempo=4"
     )]
-    steps: String,
+    pub steps: String,
 }
 
 /// Level 8's results over the training games.
@@ -106,10 +109,15 @@ impl std::fmt::Display for Score {
 }
 
 /// Level 8 with `weights` against greedy seats, over the training games.
-fn score(arguments: &Arguments, weights: Weights) -> Score {
+fn score(arguments: &ChineseCheckersGreedyTuneArgs, weights: Weights) -> anyhow::Result<Score> {
     let players = arguments.players;
     // No race solver: it works by the clock, and the games must not depend on it.
-    let engine: Contender = "8:norace".parse().expect("a contender");
+    let engine = Contender::Engine {
+        level: 8,
+        search: None,
+        race: false,
+        threads: 1,
+    };
     let mut lineup = vec![Contender::Greedy; players];
     lineup[0] = engine;
     let rules = RuleSet {
@@ -127,12 +135,12 @@ fn score(arguments: &Arguments, weights: Weights) -> Score {
             arguments.depth,
         )
     };
-    let results = play_match(&settings, &mut |_| {});
+    let results = play_match(&settings, &mut |_| {})?;
     let finishes: Vec<u32> = results
         .iter()
         .filter_map(|result| result.finished_after[0])
         .collect();
-    Score {
+    Ok(Score {
         first: results
             .iter()
             .filter(|result| result.places[0] == 1)
@@ -140,13 +148,16 @@ fn score(arguments: &Arguments, weights: Weights) -> Score {
         place_sum: results.iter().map(|result| result.places[0] as usize).sum(),
         moves: finishes.iter().sum::<u32>() as f64 / finishes.len().max(1) as f64,
         games: results.len().max(1),
-    }
+    })
 }
 
-fn main() -> Result<(), String> {
-    let arguments = Arguments::parse();
-    let mut current: Weights = arguments.start.parse()?;
-    let mut steps = Weights::pairs(&arguments.steps)?;
+/// Runs the command.
+///
+/// # Errors
+/// Bad options, or a file that cannot be read or written.
+pub fn run(arguments: &ChineseCheckersGreedyTuneArgs) -> anyhow::Result<()> {
+    let mut current: Weights = arguments.start.parse().map_err(anyhow::Error::msg)?;
+    let mut steps = Weights::pairs(&arguments.steps).map_err(anyhow::Error::msg)?;
     println!(
         "players {}, depth {}, {} games a candidate from seed {}, objective {}, margin {}",
         arguments.players,
@@ -160,12 +171,15 @@ fn main() -> Result<(), String> {
         arguments.margin
     );
     let mut scores: HashMap<Weights, Score> = HashMap::new();
-    let mut measure = |weights: Weights| -> Score {
-        *scores
-            .entry(weights)
-            .or_insert_with(|| score(&arguments, weights))
+    let mut measure = |weights: Weights| -> anyhow::Result<Score> {
+        if let Some(known) = scores.get(&weights) {
+            return Ok(*known);
+        }
+        let measured = score(arguments, weights)?;
+        scores.insert(weights, measured);
+        Ok(measured)
     };
-    let mut best = measure(current);
+    let mut best = measure(current)?;
     println!("start {current}: {best}");
     let objective = arguments.objective;
     for round in 1..=arguments.rounds {
@@ -177,7 +191,7 @@ fn main() -> Result<(), String> {
                     let mut candidate = current;
                     let value = candidate.get_mut(key).expect("a known key");
                     *value += sign * *step;
-                    let result = measure(candidate);
+                    let result = measure(candidate)?;
                     let accepted =
                         result.value(objective) > best.value(objective) + arguments.margin;
                     println!(
@@ -206,7 +220,7 @@ fn main() -> Result<(), String> {
         }
         println!("after round {round}: {current}: {best}");
     }
-    // The last line is what `--weights` of the match example takes.
+    // The last line is what `--first-weights` of `tabula selfplay chinese-checkers` takes.
     println!("tuned: {current}");
     Ok(())
 }

@@ -1,36 +1,31 @@
 //! The solitaire crossing of Chinese Checkers (one player, camp 1 to camp 4): the beam search of
-//! the race solver at several widths, with the number of moves found and the time it took.
-//!
-//!     cargo run --release --example chinese_checkers_solitaire -- 100 1000 10000
+//! the race solver at several widths, with the number of moves found and the time it took:
+//! `tabula selfplay chinese-checkers --crossing 100,1000,10000`.
 
+use crate::game::Rules;
+use crate::games::chinese_checkers::race::{Budget, Race};
+use crate::games::chinese_checkers::ChineseCheckers;
+use anyhow::Context;
 use std::time::Instant;
-use tabula::game::Rules;
-use tabula::games::chinese_checkers::race::{Budget, Race};
-use tabula::games::chinese_checkers::ChineseCheckers;
 
-fn main() {
-    let widths: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|arg| arg.parse().expect("a beam width"))
-        .collect();
-    let widths = if widths.is_empty() {
-        vec![100, 1000]
-    } else {
-        widths
-    };
+/// Plans the crossing at each beam width of `widths` and prints each line.
+///
+/// # Errors
+/// A width finds no crossing.
+pub fn run(widths: &[usize]) -> anyhow::Result<()> {
     let options = [("players".to_string(), "1".to_string())];
-    let start = ChineseCheckers::from_options(&options).expect("solitaire");
-    let race = Race::of(&start, 0).expect("solitaire is a race");
-    for width in widths {
+    let start = ChineseCheckers::from_options(&options)?;
+    let race = Race::of(&start, 0).context("solitaire is a race")?;
+    for &width in widths {
         let began = Instant::now();
         let line = race
             .plan(start.pieces(0), width, &Budget::nodes(u64::MAX))
-            .expect("a crossing");
+            .with_context(|| format!("no crossing at width {width}"))?;
         let elapsed = began.elapsed();
         // Replay the line through the rules: every move legal, the game over at the end.
         let mut position = start.clone();
         for &(from, to) in &line.moves {
-            let mv = tabula::games::chinese_checkers::ChineseCheckersMove::new(
+            let mv = crate::games::chinese_checkers::ChineseCheckersMove::new(
                 from as usize,
                 to as usize,
             );
@@ -52,4 +47,5 @@ fn main() {
             text.join(" ")
         );
     }
+    Ok(())
 }

@@ -4,39 +4,41 @@
 //! them. Fixed depths, one thread per game and no race solver (it works by the clock) make every
 //! run give the same games. `scripts/train/tune-chinese-checkers.sh` runs it.
 //!
-//!     cargo run --release --example chinese_checkers_tune -- --players 2 --depth 3 --games 40
+//! ```text
+//! tabula tune chinese-checkers evaluation --players 2 --depth 3 --games 40
+//! ```
 //!
 //! The score of a game is 1 for first place, 0 for last, evenly between (a shared place counts
 //! its average).
 
-use clap::Parser;
-use tabula::games::chinese_checkers::evaluation::Weights;
-use tabula::games::chinese_checkers::RuleSet;
-use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
+use crate::games::chinese_checkers::evaluation::Weights;
+use crate::games::chinese_checkers::RuleSet;
+use crate::tools::selfplay::chinese_checkers::{play_match, Contender, MatchSettings};
 
-#[derive(Parser)]
-struct Arguments {
+/// The command line of `tabula tune chinese-checkers evaluation`.
+#[derive(clap::Args, Debug)]
+pub struct ChineseCheckersTuneArgs {
     /// Players per game; the candidate takes one seat, the current weights the others.
     #[arg(long, default_value_t = 2)]
-    players: usize,
+    pub players: usize,
     /// Search depth of every seat.
     #[arg(long, default_value_t = 3)]
-    depth: u32,
+    pub depth: u32,
     /// Games per candidate.
     #[arg(long, default_value_t = 40)]
-    games: usize,
+    pub games: usize,
     /// Greedy opening plies.
     #[arg(long, default_value_t = 4)]
-    opening: usize,
+    pub opening: usize,
     /// A candidate replaces the current weights when it scores above this.
     #[arg(long, default_value_t = 0.55)]
-    accept: f64,
+    pub accept: f64,
     /// Rounds over all the weights.
     #[arg(long, default_value_t = 2)]
-    rounds: usize,
+    pub rounds: usize,
     /// Games at once.
     #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    pub jobs: usize,
     /// The weights to start from, as `key=value` pairs (keys left out keep the committed
     /// defaults); the default is the hand-set first weights, so that a run reproduces the
     /// committed ones.
@@ -44,19 +46,24 @@ struct Arguments {
         long,
         default_value = "sideways=3,side_camp=48,straggler=3,straggler_free=6,spread=0,hop=0,tempo=0"
     )]
-    start: String,
+    pub start: String,
     /// Search mode flag of every seat (`brs` or `paranoid`).
     #[arg(long, default_value = "brs")]
-    search: String,
+    pub search: String,
 }
 
 /// The candidate's mean score over a match against `current`.
-fn score(arguments: &Arguments, candidate: Weights, current: Weights, seed: u64) -> f64 {
+fn score(
+    arguments: &ChineseCheckersTuneArgs,
+    candidate: Weights,
+    current: Weights,
+    seed: u64,
+) -> anyhow::Result<f64> {
     let players = arguments.players;
     // No race solver: it works by the clock, and the games must not depend on it.
     let contender: Contender = format!("8:{}:norace", arguments.search)
         .parse()
-        .expect("a contender");
+        .map_err(anyhow::Error::msg)?;
     let mut weights = vec![current; players];
     weights[0] = candidate;
     let rules = RuleSet {
@@ -76,7 +83,7 @@ fn score(arguments: &Arguments, candidate: Weights, current: Weights, seed: u64)
             arguments.depth,
         )
     };
-    let results = play_match(&settings, &mut |_| {});
+    let results = play_match(&settings, &mut |_| {})?;
     let total: f64 = results
         .iter()
         .map(|result| {
@@ -91,12 +98,15 @@ fn score(arguments: &Arguments, candidate: Weights, current: Weights, seed: u64)
             (players as f64 - average) / (players as f64 - 1.0)
         })
         .sum();
-    total / results.len().max(1) as f64
+    Ok(total / results.len().max(1) as f64)
 }
 
-fn main() {
-    let arguments = Arguments::parse();
-    let mut current: Weights = arguments.start.parse().expect("start weights");
+/// Runs the command.
+///
+/// # Errors
+/// Bad options, or a file that cannot be read or written.
+pub fn run(arguments: &ChineseCheckersTuneArgs) -> anyhow::Result<()> {
+    let mut current: Weights = arguments.start.parse().map_err(anyhow::Error::msg)?;
     println!(
         "players {}, depth {}, {} games a candidate, opening {} plies a player, search {}",
         arguments.players, arguments.depth, arguments.games, arguments.opening, arguments.search
@@ -114,7 +124,7 @@ fn main() {
                 if candidate == current {
                     continue;
                 }
-                let result = score(&arguments, candidate, current, seed);
+                let result = score(arguments, candidate, current, seed)?;
                 seed += 1;
                 let accepted = result > arguments.accept;
                 println!(
@@ -131,6 +141,8 @@ fn main() {
         }
         println!("after round {round}: {current}");
     }
-    // The last line is what `--weights` of the match example and `Weights::DEFAULT` take.
+    // The last line is what `--first-weights` of `tabula selfplay chinese-checkers` and
+    // `Weights::DEFAULT` take.
     println!("tuned: {current}");
+    Ok(())
 }

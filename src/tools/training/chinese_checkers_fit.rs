@@ -5,55 +5,57 @@
 //! a row. The label of a position is the number of moves the seat to move still made before it
 //! finished (positions of seats that never finished are left out).
 //!
-//! The games are played by `tabula::tools::chinese_checkers_match` at a fixed depth without the
+//! The games are played by the self-play loop (`tabula selfplay chinese-checkers`) at a fixed depth without the
 //! race solver, so no clock is read: the same arguments give the same games and the same weights
 //! at any load. `scripts/train/fit-chinese-checkers.sh` runs it.
 //!
-//!     cargo run --release --example chinese_checkers_fit -- --players 6 --games 400 --seed 101
+//! ```text
+//! tabula train chinese-checkers --players 6 --games 400 --seed 101
+//! ```
 
-use clap::Parser;
-use tabula::game::{Rules, Strength};
-use tabula::games::chinese_checkers::board::{GOAL_DISTANCES, HOPS, OFF_BOARD};
-use tabula::games::chinese_checkers::evaluation::{self, Weights, ROW};
-use tabula::games::chinese_checkers::{ChineseCheckers, RuleSet};
-use tabula::tools::chinese_checkers_match::{play_match, Contender, MatchSettings};
+use crate::game::{Rules, Strength};
+use crate::games::chinese_checkers::board::{GOAL_DISTANCES, HOPS, OFF_BOARD};
+use crate::games::chinese_checkers::evaluation::{self, Weights, ROW};
+use crate::games::chinese_checkers::{ChineseCheckers, RuleSet};
+use crate::tools::selfplay::chinese_checkers::{play_match, Contender, MatchSettings};
 
-#[derive(Parser)]
-struct Arguments {
+/// The command line of `tabula train chinese-checkers`.
+#[derive(clap::Args, Debug)]
+pub struct ChineseCheckersTrainArgs {
     /// Players per game.
     #[arg(long, default_value_t = 6)]
-    players: usize,
+    pub players: usize,
     /// One contender per seat, comma-separated (the seats rotate from game to game).
     #[arg(long, default_value = "8:norace,greedy,greedy,greedy,greedy,greedy")]
-    lineup: String,
+    pub lineup: String,
     /// Search depth of the engine seats.
     #[arg(long, default_value_t = 3)]
-    depth: u32,
+    pub depth: u32,
     /// Games to play.
     #[arg(long, default_value_t = 400)]
-    games: usize,
+    pub games: usize,
     /// Seed of the greedy draws.
     #[arg(long, default_value_t = 101)]
-    seed: u64,
+    pub seed: u64,
     /// Games at once (the results do not depend on it).
     #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    pub jobs: usize,
     /// Only positions where the seat has at most this many rows to go.
     #[arg(long, default_value_t = 200)]
-    max_rows: i32,
+    pub max_rows: i32,
     /// Only positions where the seat has at least this many rows to go.
     #[arg(long, default_value_t = 0)]
-    min_rows: i32,
+    pub min_rows: i32,
     /// Only the positions of engine seats (not greedy ones).
     #[arg(long)]
-    engines_only: bool,
+    pub engines_only: bool,
     /// The terms fitted, comma-separated (rows always; sideways, side_camp, straggler, spread,
     /// hops; and three inputs the evaluation does not have, printed to see whether they would
     /// predict better: best_gain, the rows the seat's best move gains; home, its pieces 13 or
     /// more rows from the goal's tip; blocked, its pieces outside the goal with no forward step
     /// or hop): the evaluation's terms left out keep their default weights.
     #[arg(long, default_value = "rows,sideways,side_camp,straggler,spread,hops")]
-    terms: String,
+    pub terms: String,
 }
 
 /// The names of the fitted terms, in the order of [`features`].
@@ -118,14 +120,21 @@ fn features(position: &ChineseCheckers, seat: usize) -> [f64; N] {
     ]
 }
 
-fn main() {
-    let arguments = Arguments::parse();
+/// Runs the command.
+///
+/// # Errors
+/// Bad options, or a file that cannot be read or written.
+pub fn run(arguments: &ChineseCheckersTrainArgs) -> anyhow::Result<()> {
     let lineup: Vec<Contender> = arguments
         .lineup
         .split(',')
-        .map(|text| text.trim().parse().expect("a contender"))
-        .collect();
-    assert_eq!(lineup.len(), arguments.players, "one contender per seat");
+        .map(|text| text.trim().parse())
+        .collect::<Result<_, String>>()
+        .map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        lineup.len() == arguments.players,
+        "the lineup needs one contender per seat"
+    );
     let rules = RuleSet {
         players: arguments.players,
         ..RuleSet::default()
@@ -146,7 +155,7 @@ fn main() {
                 || arguments.terms.split(',').any(|term| term == *name)
         })
         .collect();
-    let results = play_match(&settings, &mut |_| {});
+    let results = play_match(&settings, &mut |_| {})?;
     let mut samples: Vec<([f64; N], f64)> = Vec::new();
     for result in &results {
         let mut position = ChineseCheckers::from_rules(rules).expect("valid rules");
@@ -210,8 +219,10 @@ fn main() {
         hop: -weight(5, -defaults.hop),
         ..defaults
     };
-    // The last line is what `--weights` of the match example and `Weights::DEFAULT` take.
+    // The last line is what `--first-weights` of `tabula selfplay chinese-checkers` and
+    // `Weights::DEFAULT` take.
     println!("fitted: {fitted}");
+    Ok(())
 }
 
 /// The least-squares coefficients of `samples` (inputs, label), the R² and the mean absolute
