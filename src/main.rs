@@ -193,9 +193,15 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             hash,
             all_moves,
-        }) => {
-            tabula::tools::solve_file::run(&file, first_number, from, to, threads, hash, all_moves)
-        }
+        }) => tabula::tools::solve_file::run(&tabula::tools::solve_file::SolveRequest {
+            file,
+            first_number,
+            from,
+            to,
+            threads,
+            hash_megabytes: hash,
+            all_moves,
+        }),
         Some(Command::Selfplay(command)) => tabula::tools::selfplay::run(&command),
         Some(Command::Analyze(args)) => tools_exit(tabula::tools::analyze::run(&args)),
         Some(Command::Match(args)) => tools_exit(tabula::tools::matches::run(&args)),

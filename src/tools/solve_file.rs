@@ -6,27 +6,47 @@ use crate::engine::{new_session, InfoMode, Settings, StopSignal};
 use crate::search::limits::Limits;
 use crate::tools::analyze::{input, search};
 use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Solves the positions numbered `from..=to` of `file` (whose first position is `first_number`)
-/// and prints a table with a check of each known score; `all_moves` scores every move.
+/// What `tabula solve` solves, and how.
+#[derive(Debug, Clone)]
+pub struct SolveRequest {
+    /// The Edax `.obf` file of positions.
+    pub file: PathBuf,
+    /// The number of the file's first position (FFO files start at 40, say).
+    pub first_number: usize,
+    /// The first position number to solve; none: from the file's first.
+    pub from: Option<usize>,
+    /// The last position number to solve; none: to the file's last.
+    pub to: Option<usize>,
+    /// Solver threads.
+    pub threads: usize,
+    /// Transposition table size in megabytes.
+    pub hash_megabytes: usize,
+    /// Score every move, not just the best.
+    pub all_moves: bool,
+}
+
+/// Solves the positions numbered `from..=to` of the request's file and prints a table with a
+/// check of each known score; `all_moves` scores every move.
 ///
 /// # Errors
 /// The file cannot be read or parsed, or a position is solved wrongly.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    file: &std::path::Path,
-    first_number: usize,
-    from: Option<usize>,
-    to: Option<usize>,
-    threads: usize,
-    hash: usize,
-    all_moves: bool,
-) -> Result<()> {
+pub fn run(request: &SolveRequest) -> Result<()> {
+    let SolveRequest {
+        ref file,
+        first_number,
+        from,
+        to,
+        threads,
+        hash_megabytes,
+        all_moves,
+    } = *request;
     // No clock here: a first touch of the table may compact memory for huge pages.
     crate::base::transposition::prefer_huge_pages();
     let settings = Settings {
-        hash_megabytes: hash,
+        hash_megabytes,
         threads,
         info: InfoMode::Off,
         ..Settings::default()
@@ -39,7 +59,7 @@ pub fn run(
         None,
     )
     .context("cannot set up Reversi")?;
-    let input = input::read_inputs(&[file.to_path_buf()], session.as_mut(), true)?;
+    let input = input::read_inputs(std::slice::from_ref(file), session.as_mut(), true)?;
     let task = search::Task {
         limits: Limits::default(),
         exact: true,

@@ -204,19 +204,36 @@ pub fn run(args: &MatchArgs) -> Result<()> {
 /// has counted the last one, so that a decided SPRT starts no further game.
 type Finished = (Result<(GameRecord, Vec<usize>)>, mpsc::Sender<()>);
 
-/// Plays games from `schedule` until none is left, `halt` is raised or Ctrl-C.
-#[allow(clippy::too_many_arguments)]
-fn worker(
-    number: usize,
-    args: &MatchArgs,
-    options: &[(String, String)],
-    specs: &[Arc<EngineSpec>],
-    schedule: &[Scheduled],
-    next: &AtomicUsize,
-    halt: &AtomicBool,
-    interrupt: &Interrupt,
-    sender: mpsc::Sender<Finished>,
-) {
+/// What every worker of a match shares: the match, its engines and schedule, and the signals that
+/// stop it.
+struct WorkerShared<'a> {
+    /// The match's command line.
+    args: &'a MatchArgs,
+    /// The game's options, as the referee settled them.
+    options: &'a [(String, String)],
+    /// The engines of the match.
+    specs: &'a [Arc<EngineSpec>],
+    /// Every game of the match, in order.
+    schedule: &'a [Scheduled],
+    /// The index in `schedule` of the next game to play.
+    next: &'a AtomicUsize,
+    /// Raised when no new game may start (a failure or a decided SPRT).
+    halt: &'a AtomicBool,
+    /// Ctrl-C.
+    interrupt: &'a Interrupt,
+}
+
+/// Plays games from the shared schedule until none is left, `halt` is raised or Ctrl-C.
+fn worker(number: usize, shared: &WorkerShared, sender: mpsc::Sender<Finished>) {
+    let WorkerShared {
+        args,
+        options,
+        specs,
+        schedule,
+        next,
+        halt,
+        interrupt,
+    } = *shared;
     let adjudication = Adjudication {
         exact: args.adjudicate_exact,
         win_depth: args.adjudicate_win,
@@ -334,16 +351,20 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
     let halt = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Finished>();
     let mut failure = None;
+    let shared = WorkerShared {
+        args,
+        options: &options,
+        specs: &specs,
+        schedule: &schedule,
+        next: &next,
+        halt: &halt,
+        interrupt,
+    };
     std::thread::scope(|scope| {
+        let shared = &shared;
         for number in 0..args.concurrency.min(schedule.len()) {
             let sender = sender.clone();
-            let (options, specs, schedule, next, halt) =
-                (&options, &specs, &schedule, &next, &halt);
-            scope.spawn(move || {
-                worker(
-                    number, args, options, specs, schedule, next, halt, interrupt, sender,
-                )
-            });
+            scope.spawn(move || worker(number, shared, sender));
         }
         drop(sender);
         for (finished, acknowledge) in receiver {
