@@ -578,7 +578,6 @@ pub fn error_files(data: &[std::path::PathBuf]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::transposition::TranspositionTable;
     use crate::tools::selfplay::reversi::{play_game, write_line, SelfPlayConfig};
 
     #[test]
@@ -599,10 +598,11 @@ mod tests {
             hash_megabytes: 1,
             ..SelfPlayConfig::default()
         };
-        let table = TranspositionTable::new(1);
+        let mut engine = None;
         let mut text = Vec::new();
         for number in 0..12 {
-            for labelled in play_game(&config, number, &table).positions {
+            let record = play_game(&config, number, &mut engine).expect("a game");
+            for labelled in record.positions {
                 write_line(&mut text, &labelled, number).expect("write");
             }
         }
