@@ -458,7 +458,10 @@ impl<G: Game> Engine<G> {
         let threads = grant.as_ref().map_or(wanted, |grant| grant.amount());
         let result = match request.mode {
             Mode::Solve => self.solve(threads, request.limits, start, report),
-            Mode::Play { .. } => self.run_search(threads, 1, true, request.limits, start, report),
+            Mode::Play { .. } => {
+                let lines = self.settings.play_lines.max(1);
+                self.run_search(threads, lines, true, request.limits, start, report)
+            }
             Mode::Analyze { lines } => {
                 let mut moves = Vec::new();
                 self.position.search_moves(&mut moves);
@@ -598,7 +601,7 @@ impl<G: Game> Engine<G> {
             strength: profile.strength,
             multi_pv,
             instant_single_move,
-            probcut: true,
+            probcut: self.settings.probcut,
             selectivity: None,
         };
         if request.limits.is_unbounded() {

@@ -69,6 +69,13 @@ pub struct Settings {
     /// answer before the search above level 1 (level 1's greedy player always answers so). Not a protocol option:
     /// the self-play tools turn it off to measure the search alone.
     pub direct_moves: bool,
+    /// Whether the search may prune by ProbCut where the game has a model. Not a protocol option:
+    /// Reversi's self-play turns it off, so that its training data does not depend on a model
+    /// calibrated on the weights it trains.
+    pub probcut: bool,
+    /// How many of the best moves a search for play scores exactly (multi-PV); 1 scores the best
+    /// only. Not a protocol option: Reversi's self-play picks among the best few.
+    pub play_lines: usize,
     /// Whether options may name files on this machine (`weights`): not for a network client.
     pub local_files: bool,
 }
@@ -88,6 +95,8 @@ impl Default for Settings {
             shared: None,
             multiplayer_search: None,
             direct_moves: true,
+            probcut: true,
+            play_lines: 1,
             local_files: true,
         }
     }

@@ -9,6 +9,7 @@
 pub mod chinese_checkers;
 pub mod crossing;
 pub mod gomoku;
+pub mod reversi;
 
 use crate::engine::{Engine, Mode, Request, Settings, StopSignal};
 use crate::game::{Game, Outcome};
@@ -26,7 +27,7 @@ pub enum SelfplayCommand {
     /// Reversi games with random openings and softened engine choices, written as labelled
     /// positions for `tabula train reversi`.
     #[command(visible_alias = "othello")]
-    Reversi(crate::tools::reversi_selfplay::ReversiSelfplayArgs),
+    Reversi(reversi::ReversiSelfplayArgs),
     /// Gomoku games between two players (engine options), with openings, an SPRT and game files
     /// for `tabula train gomoku`.
     Gomoku(gomoku::GomokuSelfplayArgs),
@@ -41,9 +42,7 @@ pub enum SelfplayCommand {
 /// As the game's own tool.
 pub fn run(command: &SelfplayCommand) -> Result<()> {
     match command {
-        SelfplayCommand::Reversi(arguments) => {
-            crate::tools::reversi_selfplay::run_command(arguments)
-        }
+        SelfplayCommand::Reversi(arguments) => reversi::run_command(arguments),
         SelfplayCommand::Gomoku(arguments) => gomoku::run(arguments),
         SelfplayCommand::ChineseCheckers(arguments) => chinese_checkers::run(arguments),
     }

@@ -6,6 +6,7 @@ pub mod chinese_checkers_fit;
 pub mod chinese_checkers_greedy_tune;
 pub mod chinese_checkers_tune;
 pub mod gomoku;
+pub mod reversi;
 pub mod reversi_obf;
 pub mod reversi_probcut;
 
@@ -45,7 +46,7 @@ pub struct ReversiTrainArgs {
     #[arg(long, requires = "measure")]
     pub obf: bool,
     #[command(flatten)]
-    pub config: crate::tools::reversi_training::TrainConfig,
+    pub config: reversi::TrainConfig,
 }
 
 /// `tabula tune <game>`: numbers of a game chosen by matches or measured searches.
@@ -79,10 +80,10 @@ pub fn train(command: &TrainCommand) -> Result<()> {
                 return reversi_obf::measure(&arguments.data);
             }
             if arguments.measure {
-                return crate::tools::reversi_training::error_files(&arguments.data);
+                return reversi::error_files(&arguments.data);
             }
             let out = arguments.out.as_ref().expect("clap requires --out");
-            crate::tools::reversi_training::train_files(&arguments.data, out, &arguments.config)
+            reversi::train_files(&arguments.data, out, &arguments.config)
         }
         TrainCommand::Gomoku(arguments) => gomoku::run(arguments),
         TrainCommand::ChineseCheckers(arguments) => chinese_checkers_fit::run(arguments),

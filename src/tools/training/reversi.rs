@@ -1,5 +1,5 @@
 //! Training the pattern weights ([`crate::games::reversi::patterns`]) from labelled positions
-//! ([`super::reversi_selfplay`] lines).
+//! ([`crate::tools::selfplay::reversi`] lines).
 //!
 //! Each phase is an independent ridge regression on the sparse compact features: minimise
 //! `Σ (Σ w[feature] - label)² + λ Σ w²` over the phase's training positions, by conjugate
@@ -11,10 +11,10 @@
 //!
 //! Everything runs in a fixed order, so the weights depend only on the data and the configuration.
 
-use super::reversi_selfplay as selfplay;
 use crate::base::zobrist::mix;
 use crate::games::reversi::evaluation::DISC;
 use crate::games::reversi::patterns::{self, FEATURE_COUNT, PHASES};
+use crate::tools::selfplay::reversi as selfplay;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
@@ -578,8 +578,7 @@ pub fn error_files(data: &[std::path::PathBuf]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::transposition::TranspositionTable;
-    use crate::tools::reversi_selfplay::{play_game, write_line, SelfPlayConfig};
+    use crate::tools::selfplay::reversi::{play_game, write_line, SelfPlayConfig};
 
     #[test]
     fn phases_partition_the_empties() {
@@ -599,10 +598,11 @@ mod tests {
             hash_megabytes: 1,
             ..SelfPlayConfig::default()
         };
-        let table = TranspositionTable::new(1);
+        let mut engine = None;
         let mut text = Vec::new();
         for number in 0..12 {
-            for labelled in play_game(&config, number, &table).positions {
+            let record = play_game(&config, number, &mut engine).expect("a game");
+            for labelled in record.positions {
                 write_line(&mut text, &labelled, number).expect("write");
             }
         }

@@ -9,9 +9,11 @@
 //! is labelled with that exact final result, seen from its own side to move. Positions within the
 //! random opening are left out: random moves follow them, so the result says little about them.
 //!
+//! Engine moves and exact solves run on the engine façade ([`Engine`]), one per thread, with
+//! ProbCut off and a multi-PV search ([`Settings::probcut`], [`Settings::play_lines`]).
 //! Games are independent, seeded by the run's seed and their number, and each is searched on one
-//! thread with a table cleared before the game, so the output depends only on the configuration
-//! (and the evaluation in use), not on the thread count.
+//! thread with a table cleared before the game and fresh search threads, so the output depends
+//! only on the configuration (and the evaluation in use), not on the thread count.
 //!
 //! # Output
 //! One position per line: `<position string> <score> <game> [<search>]`, e.g.
@@ -24,15 +26,18 @@
 //! A run can be resumed ([`SelfPlayConfig::resume`]): games are written whole and in order, so the
 //! file's last game, which may have been cut short, is dropped and replayed with the games after it.
 
-use crate::base::transposition::TranspositionTable;
+use crate::base::score;
 use crate::base::zobrist::mix;
-use crate::game::{Rules, SolveRequest, Strength};
-use crate::games::reversi::{endgame, Reversi, ReversiMove};
-use crate::search::limits::Limits;
-use crate::search::{self, SearchRequest, Worker};
+use crate::engine::{
+    Engine, InfoMode, Mode, Request, Score, ScoreBound, Session, Settings, StopSignal,
+};
+use crate::game::Rules;
+use crate::games::reversi::evaluation::DISC;
+use crate::games::reversi::{Reversi, ReversiMove};
+use anyhow::{anyhow, Context};
 use rayon::prelude::*;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to generate.
@@ -128,27 +133,59 @@ impl Random {
     }
 }
 
-/// Plays and labels game number `number`; `table` is cleared first.
-pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTable) -> GameRecord {
-    table.clear();
+/// The engine settings of the self-play games: one thread, the configured depth and table, ProbCut
+/// off (the training data must not depend on a ProbCut model calibrated on the weights it
+/// trains) and the best `candidates` moves scored exactly.
+pub fn engine_settings(config: &SelfPlayConfig) -> Settings {
+    Settings {
+        depth: Some(config.depth),
+        hash_megabytes: config.hash_megabytes,
+        threads: 1,
+        info: InfoMode::Off,
+        probcut: false,
+        play_lines: config.candidates.max(1),
+        ..Settings::default()
+    }
+}
+
+/// Plays and labels game number `number` with this thread's engine (made on the first game): a
+/// cleared table and fresh search threads, as each game starts.
+///
+/// # Errors
+/// The engine's table cannot be had, or the engine fails (a bug).
+pub fn play_game(
+    config: &SelfPlayConfig,
+    number: usize,
+    engine: &mut Option<Engine<Reversi>>,
+) -> anyhow::Result<GameRecord> {
+    let settings = engine_settings(config);
+    let stop = Arc::new(StopSignal::default());
+    let engine = match engine.take() {
+        Some(mut old) => engine.insert(Engine::with_table(
+            Reversi::new(),
+            settings,
+            stop,
+            Session::take_table(&mut old),
+        )),
+        None => engine
+            .insert(Engine::new(Reversi::new(), settings, stop).context("setting up the engine")?),
+    };
     let mut random = Random(mix(config.seed ^ mix(number as u64 ^ 0x5E1F_9A7E)));
     let random_moves = random.below(config.max_random_moves as u64 + 1) as u32;
-    let mut workers: Vec<Worker<Reversi>> = Vec::new();
-    let stop = AtomicBool::new(false);
     let mut record = GameRecord::default();
-    let mut position = Reversi::new();
     let mut moves = Vec::new();
     let mut plies = 0;
     // Positions before `solved_from` get the game's result; the later ones were solved exactly.
     let mut solved_from = usize::MAX;
     // Black's final result, once known.
     let black_result = loop {
+        let position = engine.position().clone();
         if position.outcome().is_some() {
             break black_score(&position, position.final_score());
         }
         if position.empties() <= config.exact_empties {
             solved_from = record.positions.len();
-            break solve_to_the_end(&mut position, table, &stop, &mut record);
+            break solve_to_the_end(engine, &mut record)?;
         }
         // The result says little about a position that random moves follow: keep those out.
         if plies >= random_moves {
@@ -165,22 +202,21 @@ pub fn play_game(config: &SelfPlayConfig, number: usize, table: &TranspositionTa
             moves[random.below(moves.len() as u64) as usize]
         } else {
             let start = Instant::now();
-            let (mv, score) =
-                engine_move(config, &position, table, &stop, &mut workers, &mut random);
+            let (mv, score) = engine_move(config, engine, &mut random)?;
             record.search_time += start.elapsed();
             if let Some(last) = record.positions.last_mut() {
                 last.search = Some(score);
             }
             mv
         };
-        position.play_unchecked(mv);
+        engine.play(None, mv)?;
         plies += 1;
     };
     let unsolved = solved_from.min(record.positions.len());
     for labelled in &mut record.positions[..unsolved] {
         labelled.score = black_score(&labelled.position, black_result);
     }
-    record
+    Ok(record)
 }
 
 /// A score for the side to move of `position`, as black's (and back: the map is its own inverse).
@@ -194,96 +230,87 @@ fn black_score(position: &Reversi, score: i32) -> i32 {
 
 /// Solves every position from here to the end along the solver's best moves, labelling each
 /// exactly. Returns black's exact final result.
-fn solve_to_the_end(
-    position: &mut Reversi,
-    table: &TranspositionTable,
-    stop: &AtomicBool,
-    record: &mut GameRecord,
-) -> i32 {
+fn solve_to_the_end(engine: &mut Engine<Reversi>, record: &mut GameRecord) -> anyhow::Result<i32> {
     let mut result = None;
-    while position.outcome().is_none() {
-        // A finished search leaves the flag raised (to stop its helpers).
-        stop.store(false, Ordering::Relaxed);
+    while engine.outcome().is_none() {
+        let position = engine.position().clone();
         let start = Instant::now();
-        let request = SolveRequest {
-            stop,
-            threads: 1,
-            start,
-            hard_time: None,
-            all_moves: false,
-            table,
-        };
-        let solution = endgame::solve(position, &request)
-            .unwrap_or_else(|| panic!("{} solves", position.position_string()));
+        let solution = engine
+            .search(&Request::new(Mode::Solve), &mut |_| {})
+            .with_context(|| format!("solving {}", position.position_string()))?;
         record.solve_time += start.elapsed();
         record.solve_nodes += solution.nodes;
-        let (mv, score) = solution.moves[0];
-        let black = black_score(position, score);
+        let best = solution.best();
+        let Score::Exact(score) = best.score else {
+            return Err(anyhow!(
+                "solving {}: no exact score",
+                position.position_string()
+            ));
+        };
+        let black = black_score(&position, score);
         debug_assert!(
             result.is_none_or(|known| known == black),
             "best play keeps the score"
         );
         result.get_or_insert(black);
         record.positions.push(Labelled {
-            position: position.clone(),
+            position,
             score,
             search: None,
         });
-        position.play_unchecked(mv);
+        engine.play(None, best.mv)?;
     }
-    result.unwrap_or_else(|| black_score(position, position.final_score()))
+    let position = engine.position();
+    Ok(result.unwrap_or_else(|| black_score(position, position.final_score())))
+}
+
+/// A reported search score back in search units ([`crate::base::score`]), as the search gave it.
+fn search_value(score: Score) -> i32 {
+    match score {
+        Score::Heuristic(value) => (value * DISC as f64).round() as i32,
+        Score::Exact(margin) => margin * DISC,
+        Score::Win { plies, margin } => score::win_in(plies as usize, margin),
+        Score::Loss { plies, margin } => -score::win_in(plies as usize, margin),
+    }
 }
 
 /// An engine move: a fixed-depth multi-PV search, then a random pick among the near-best moves.
 /// Returns the move and the best move's score.
 fn engine_move(
     config: &SelfPlayConfig,
-    position: &Reversi,
-    table: &TranspositionTable,
-    stop: &AtomicBool,
-    workers: &mut Vec<Worker<Reversi>>,
+    engine: &mut Engine<Reversi>,
     random: &mut Random,
-) -> (ReversiMove, i32) {
-    let request = SearchRequest {
-        limits: Limits {
-            depth: Some(config.depth),
-            ..Limits::default()
-        },
-        threads: 1,
-        strength: Strength::FULL,
-        multi_pv: config.candidates.max(1),
-        instant_single_move: true,
-        // The training data must not depend on a ProbCut model calibrated on the weights it trains.
-        probcut: false,
-        selectivity: None,
-    };
-    stop.store(false, Ordering::Relaxed);
-    let outcome = search::search(position, &request, table, stop, workers, &mut |_| {});
-    let lines = outcome.best.expect("an unfinished game has moves").lines;
-    let best = lines[0].score;
+) -> anyhow::Result<(ReversiMove, i32)> {
+    let request = Request::new(Mode::Play { commit: false });
+    let found = engine.search(&request, &mut |_| {})?;
+    let lines = &found.lines;
+    let best = search_value(lines[0].score);
     let candidates: Vec<(ReversiMove, f64)> = lines
         .iter()
         .enumerate()
-        .filter(|&(index, line)| index == 0 || (line.exact && line.score >= best - config.margin))
-        .map(|(_, line)| {
-            let weight = (-((best - line.score) as f64) / config.temperature.max(1e-9)).exp();
+        .map(|(index, line)| (index, line, search_value(line.score)))
+        .filter(|&(index, line, value)| {
+            index == 0 || (line.bound == ScoreBound::Exact && value >= best - config.margin)
+        })
+        .map(|(_, line, value)| {
+            let weight = (-((best - value) as f64) / config.temperature.max(1e-9)).exp();
             (line.mv, weight)
         })
         .collect();
     let total: f64 = candidates.iter().map(|&(_, weight)| weight).sum();
     let mut pick = random.unit() * total;
     // A proven result reads as its disc margin.
-    let value = match crate::base::score::decode_win(best) {
-        Some((margin, _)) => best.signum() * margin * crate::games::reversi::evaluation::DISC,
+    let value = match score::decode_win(best) {
+        Some((margin, _)) => best.signum() * margin * DISC,
         None => best,
     };
     for &(mv, weight) in &candidates {
         if pick < weight {
-            return (mv, value);
+            return Ok((mv, value));
         }
         pick -= weight;
     }
-    (candidates[0].0, value)
+    Ok((candidates[0].0, value))
 }
 
 /// Totals of a run.
@@ -394,12 +421,9 @@ pub fn run(
         let records: Vec<GameRecord> = pool.install(|| {
             numbers
                 .par_iter()
-                .map_init(
-                    || TranspositionTable::new(config.hash_megabytes),
-                    |table, &number| play_game(config, number, table),
-                )
-                .collect()
-        });
+                .map_init(|| None, |engine, &number| play_game(config, number, engine))
+                .collect::<anyhow::Result<_>>()
+        })?;
         for (record, &number) in records.iter().zip(&numbers) {
             for labelled in &record.positions {
                 write_line(out, labelled, number)?;
@@ -575,10 +599,10 @@ mod tests {
     #[test]
     fn games_are_labelled_consistently_and_reproducibly() {
         let config = small_config();
-        let table = TranspositionTable::new(1);
+        let mut engine = None;
         for number in 0..2 {
-            let record = play_game(&config, number, &table);
-            let again = play_game(&config, number, &table);
+            let record = play_game(&config, number, &mut engine).expect("a game");
+            let again = play_game(&config, number, &mut engine).expect("a game");
             assert_eq!(record.positions, again.positions);
             let positions = &record.positions;
             // Consecutive positions follow by one move, and the labels agree on the result.
