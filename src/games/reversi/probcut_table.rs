@@ -1,5 +1,5 @@
 //! The Reversi ProbCut model's lines, written by `scripts/train/calibrate-reversi-probcut.sh`
-//! (`cargo run --release --example reversi_probcut`): do not edit. 2000 positions (seed 1, 12 to
+//! (`tabula tune reversi`): do not edit. 2000 positions (seed 1, 12 to
 //! 58 empties, per bucket of 10 empties from 10: [346, 410, 414, 432, 390]), searched to depth 12.
 //! `FITS[deep][shallow][bucket]` is `fit(slope in thousandths, intercept, sigma)` in
 //! evaluation points; `NONE` where the pair was not calibrated.

@@ -293,7 +293,7 @@ pub fn table_source(calibration: &Calibration) -> String {
     let _ = writeln!(
         out,
         "//! The Reversi ProbCut model's lines, written by `scripts/train/calibrate-reversi-probcut.sh`\n\
-         //! (`cargo run --release --example reversi_probcut`): do not edit. {} positions (seed {}, {} to\n\
+         //! (`tabula tune reversi`): do not edit. {} positions (seed {}, {} to\n\
          //! {} empties, per bucket of {} empties from {}: {:?}), searched to depth {}.\n\
          //! `FITS[deep][shallow][bucket]` is `fit(slope in thousandths, intercept, sigma)` in\n\
          //! evaluation points; `NONE` where the pair was not calibrated.",
