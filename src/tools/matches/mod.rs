@@ -38,7 +38,6 @@ use records::GameRecord;
 use referee::{Adjudication, Instance, MatchReferee, Scheduled};
 use results::Results;
 use spec::{Defaults, EngineProtocol, EngineSpec};
-use statistics::SprtDecision;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -403,9 +402,7 @@ pub fn run_match(args: &MatchArgs, interrupt: &Interrupt) -> Result<()> {
                 }
             }
             if let Some(sprt) = &sprt {
-                if results.sprt(sprt).decision != SprtDecision::Continue
-                    && !halt.swap(true, Ordering::SeqCst)
-                {
+                if results.decide(sprt) && !halt.swap(true, Ordering::SeqCst) {
                     println!(
                         "SPRT decided after {} games: no new games start",
                         results.games

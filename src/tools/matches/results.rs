@@ -35,6 +35,9 @@ pub struct Results {
     times: Vec<Times>,
     /// The Elo estimate of engine 0 against engine 1 after each game: (games, interval).
     pub history: Vec<(usize, Interval)>,
+    /// The SPRT's first decision and the games counted when it was made: games already in play
+    /// still finish and count, and may move the LLR back inside the bounds, but the decision holds.
+    sprt_decision: Option<(usize, statistics::SprtStatus)>,
 }
 
 impl Results {
@@ -54,7 +57,21 @@ impl Results {
             forfeits: BTreeMap::new(),
             times: vec![Times::default(); engines],
             history: Vec::new(),
+            sprt_decision: None,
         }
+    }
+
+    /// Checks the SPRT after a game and keeps its first decision; true when this game decided it.
+    pub fn decide(&mut self, sprt: &Sprt) -> bool {
+        if self.sprt_decision.is_some() {
+            return false;
+        }
+        let status = self.sprt(sprt);
+        if status.decision == SprtDecision::Continue {
+            return false;
+        }
+        self.sprt_decision = Some((self.games, status));
+        true
     }
 
     /// The main tally: engine 0 against engine 1.
@@ -195,7 +212,10 @@ impl Results {
                 SprtModel::Logistic => "logistic, trinomial",
                 SprtModel::BayesElo => "BayesElo",
             };
-            let decision = match status.decision {
+            let decided = self
+                .sprt_decision
+                .map_or(status.decision, |(_, first)| first.decision);
+            let decision = match decided {
                 SprtDecision::Continue => "continue",
                 SprtDecision::AcceptH0 => "H0 accepted",
                 SprtDecision::AcceptH1 => "H1 accepted",
@@ -212,6 +232,16 @@ impl Results {
                 status.lower,
                 status.upper
             );
+            if let Some((games, first)) =
+                self.sprt_decision.filter(|&(games, _)| games != self.games)
+            {
+                let _ = writeln!(
+                    text,
+                    "SPRT decided after {games} games (LLR {:.3}); the {} games in play then were finished and are counted above",
+                    first.llr,
+                    self.games - games
+                );
+            }
         }
         if self.seats > 2 {
             let _ = writeln!(
@@ -349,6 +379,57 @@ mod tests {
             &[0, 1],
         );
         assert_eq!(results.games, 3);
+    }
+
+    #[test]
+    fn the_first_sprt_decision_holds_after_the_games_in_play() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 100.0,
+            alpha: 0.2,
+            beta: 0.2,
+            model: statistics::SprtModel::Logistic,
+        };
+        let mut results = Results::new(vec!["a".into(), "b".into()], 2);
+        let mut number = 0;
+        let mut pair = |results: &mut Results, a_wins: bool| {
+            let places = if a_wins { vec![1, 2] } else { vec![2, 1] };
+            number += 1;
+            results.add(
+                &record(number, places.clone(), Termination::Normal, None),
+                &[0, 1],
+            );
+            number += 1;
+            results.add(&record(number, places, Termination::Normal, None), &[0, 1]);
+        };
+        // Mixed pairs, then a's wins until H1.
+        pair(&mut results, false);
+        pair(&mut results, true);
+        let mut decided = false;
+        for _ in 0..20 {
+            pair(&mut results, true);
+            if results.decide(&sprt) {
+                decided = true;
+                break;
+            }
+        }
+        assert!(decided);
+        let games = results.games;
+        // Games that were in play lose and take the LLR back inside the bounds.
+        for _ in 0..20 {
+            if results.sprt(&sprt).decision == SprtDecision::Continue {
+                break;
+            }
+            pair(&mut results, false);
+        }
+        assert_eq!(results.sprt(&sprt).decision, SprtDecision::Continue);
+        assert!(!results.decide(&sprt));
+        let report = results.report(Some(&sprt));
+        assert!(report.contains(": H1 accepted\n"), "{report}");
+        assert!(
+            report.contains(&format!("SPRT decided after {games} games")),
+            "{report}"
+        );
     }
 
     #[test]
