@@ -92,6 +92,10 @@ pub struct Selectivity {
     /// Searches the only reply to a forced position (a node with a single candidate move, such as
     /// the block of a four) one ply deeper.
     pub single_reply_extension: bool,
+    /// Late-move reductions that grow with depth and move number: a late ordinary move is searched
+    /// `ln(depth) * ln(move number) * reduction_scale / 100` plies shallower (at least one). With 0,
+    /// the reduction is one ply, two for the moves well down the list at depth 6 or more.
+    pub reduction_scale: i32,
 }
 
 impl Selectivity {

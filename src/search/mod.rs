@@ -1129,7 +1129,7 @@ fn negamax<G: Game, N: NodeKind>(
                     && index >= REDUCTION_MOVES
                     && alpha < score::WIN_THRESHOLD
                 {
-                    1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
+                    late_move_reduction(&selectivity, depth, index)
                 } else {
                     0
                 };
@@ -1210,6 +1210,18 @@ fn razored(selectivity: &Selectivity, eval: i32, depth: i32, alpha: i32, beta: i
         && !score::is_decisive(alpha)
         && !score::is_decisive(beta)
         && eval + selectivity.razor_margin * depth < alpha
+}
+
+/// How many plies a late ordinary move at index `index` of a node `depth` plies deep is reduced by
+/// (see [`Selectivity::reduction_scale`]); the child keeps at least one ply.
+fn late_move_reduction(selectivity: &Selectivity, depth: i32, index: usize) -> i32 {
+    let reduction = if selectivity.reduction_scale > 0 {
+        let logs = (depth as f64).ln() * ((index + 1) as f64).ln();
+        ((logs * selectivity.reduction_scale as f64 / 100.0) as i32).max(1)
+    } else {
+        1 + (depth >= 6 && index >= 3 * REDUCTION_MOVES) as i32
+    };
+    reduction.min(depth - 2).max(0)
 }
 
 /// How many moves a node `depth` plies deep searches under move-count pruning: `3 + depth^1.3`,

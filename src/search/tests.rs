@@ -541,3 +541,29 @@ fn move_count_pruning_keeps_more_moves_deeper_and_when_improving() {
     assert_eq!(improving, [4, 5, 7, 9, 11, 13]);
     assert_eq!(not, [2, 2, 3, 4, 5, 6]);
 }
+
+#[test]
+fn late_move_reductions_grow_with_depth_and_move_number() {
+    use super::late_move_reduction;
+    use crate::game::Selectivity;
+    // The default: one ply, two for moves far down the list at depth 6 or more.
+    let default = Selectivity::default();
+    assert_eq!(late_move_reduction(&default, 3, 4), 1);
+    assert_eq!(late_move_reduction(&default, 8, 11), 1);
+    assert_eq!(late_move_reduction(&default, 8, 12), 2);
+    assert_eq!(late_move_reduction(&default, 5, 20), 1);
+    // Logarithmic: ln(depth) ln(move number) x 0.75, at least one ply, the child keeping one.
+    let logarithmic = Selectivity {
+        reduction_scale: 75,
+        ..Selectivity::default()
+    };
+    assert_eq!(late_move_reduction(&logarithmic, 3, 4), 1);
+    assert_eq!(late_move_reduction(&logarithmic, 8, 4), 2);
+    assert_eq!(late_move_reduction(&logarithmic, 8, 9), 3);
+    assert_eq!(late_move_reduction(&logarithmic, 16, 15), 5);
+    assert_eq!(late_move_reduction(&logarithmic, 4, 40), 2);
+    let reductions: Vec<i32> = (3..=16)
+        .map(|depth| late_move_reduction(&logarithmic, depth, 10))
+        .collect();
+    assert!(reductions.windows(2).all(|pair| pair[0] <= pair[1]));
+}

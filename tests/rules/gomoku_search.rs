@@ -24,7 +24,8 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
 }
 
 /// Pruning far more selective than any a game would ask for: futility pruning and razoring at
-/// every depth with no margin, move-count pruning everywhere, and the single-reply extension.
+/// every depth with no margin, move-count pruning everywhere, late-move reductions four times
+/// Gomoku's, and the single-reply extension.
 const RECKLESS: Selectivity = Selectivity {
     futility_depth: 64,
     futility_margin: 0,
@@ -32,6 +33,7 @@ const RECKLESS: Selectivity = Selectivity {
     razor_margin: 0,
     move_count_depth: 64,
     single_reply_extension: true,
+    reduction_scale: 300,
 };
 
 /// The game's own selectivity and [`RECKLESS`].

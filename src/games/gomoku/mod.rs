@@ -26,8 +26,8 @@ pub mod vcf;
 use crate::base::cpu::{self, InstructionSet};
 use crate::base::words::{out_of_range, plural, NumberRange};
 use crate::game::{
-    ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Solution,
-    SolveRequest, Strength,
+    ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Selectivity,
+    Solution, SolveRequest, Strength,
 };
 use lines::{geometry, run_length, LineCodes, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
@@ -743,6 +743,19 @@ impl Rules for Gomoku {
     }
 }
 
+/// The selective search, each part kept by a self-play SPRT at 100 ms a move (see
+/// docs/results/gomoku.md): late-move reductions growing with depth and move number, and futility
+/// pruning up to 3 plies from the horizon.
+const SELECTIVITY: Selectivity = Selectivity {
+    reduction_scale: 75,
+    futility_depth: 3,
+    futility_margin: 60,
+    razor_depth: 0,
+    razor_margin: 0,
+    move_count_depth: 0,
+    single_reply_extension: false,
+};
+
 impl SearchHooks for Gomoku {
     fn search_moves(&self, moves: &mut Vec<GomokuMove>) {
         candidates::search_moves(self, moves);
@@ -788,6 +801,10 @@ impl SearchHooks for Gomoku {
 
     fn forget_thread_memory(&self) {
         vcf::forget_thread_solver();
+    }
+
+    fn selectivity(&self) -> Selectivity {
+        SELECTIVITY
     }
 
     fn threatened(&self) -> bool {
