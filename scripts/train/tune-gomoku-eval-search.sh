@@ -13,13 +13,15 @@
 #      weights to the labels, every HOLD_OUT-th game held out, and write the line-search
 #      candidates START + a (fit - START) for a in STEPS (`tabula train gomoku --label-depth ...`;
 #      the error on the held-out games of START, of each step, of the fit and of the hand-set
-#      weights is in WORK/train.log);
+#      weights is in WORK/train.log); the weights HOLD names keep START's values, and each
+#      weight is rounded down or up by the training loss (`--round-by-loss`);
 #   4. write the candidate of step STEP to OUT;
 #   5. with CHECK=1, compare OUT with EXPECTED (the exit status says whether they are equal);
-#   6. with SPRT_CAP > 0, play OUT against START in an SPRT at SPRT_MOVETIME ms a move
-#      (scripts/match/gomoku-sprt.sh with NODES=0, ELO1=20, one binary given each weights file),
-#      freestyle and renju side by side, one game at a time each, each stopped after SPRT_CAP
-#      seconds; the summaries are in WORK/sprt-RULE/summary.txt.
+#   6. with SPRT_GAMES > 0, play OUT against START at level 8, SPRT_MOVETIME ms a move, one
+#      thread, in an SPRT (elo0 0, elo1 20, alpha = beta = 0.05; `tabula selfplay gomoku --sprt`)
+#      on the pairs of the 383 openings of gomoku-sprt.sh (data/openings/gomoku-15-random.txt and
+#      -balanced.txt), freestyle and renju pairs in turn, at most SPRT_GAMES games; the log is
+#      WORK/sprt.log.
 #
 # Steps 2 to 5 are deterministic (fixed depths, seeded openings, one thread per game and per
 # search, a fixed fit order): the same code and parameters give the same OUT. Step 6 is timed, so
@@ -28,8 +30,8 @@
 #
 # Usage: scripts/train/tune-gomoku-eval-search.sh [OUT]   (OUT defaults to WORK/out.txt)
 # Environment: START, EXPECTED, GAMES (per rule), DEPTH, SEED, LABEL_DEPTH, SEARCH_WEIGHT, EVERY,
-#              HOLD_OUT, EPOCHS, STEPS, STEP, THREADS (of the labelling; the scores do not depend
-#              on it), CHECK, SPRT_CAP, SPRT_MOVETIME, WORK.
+#              HOLD_OUT, HOLD, EPOCHS, STEPS, STEP, THREADS (of the labelling; the scores do not
+#              depend on it), CHECK, SPRT_GAMES, SPRT_MOVETIME, WORK.
 set -euo pipefail
 
 # Everything runs from a function: bash reads it whole, so editing the file mid-run is harmless.
@@ -44,13 +46,14 @@ main() {
     LABEL_DEPTH=${LABEL_DEPTH:-7}
     SEARCH_WEIGHT=${SEARCH_WEIGHT:-0.5}
     EVERY=${EVERY:-2}
+    HOLD=${HOLD:-own.open-three other.open-three}
     HOLD_OUT=${HOLD_OUT:-5}
     EPOCHS=${EPOCHS:-400}
     STEPS=${STEPS:-0.25,0.5,1}
     STEP=${STEP:-0.5}
     THREADS=${THREADS:-2}
     CHECK=${CHECK:-0}
-    SPRT_CAP=${SPRT_CAP:-0}
+    SPRT_GAMES=${SPRT_GAMES:-0}
     SPRT_MOVETIME=${SPRT_MOVETIME:-100}
     WORK=${WORK:-target/gomoku-tune-search}
     OUT=${1:-$WORK/out.txt}
@@ -77,10 +80,15 @@ main() {
 
     begin=$(date +%s)
     rm -f "$WORK"/fit*.txt
+    holds=()
+    for name in $HOLD; do
+        holds+=(--hold "$name")
+    done
     "$TABULA" train gomoku --games "$WORK/games-freestyle.txt" --games "$WORK/games-renju.txt" \
         --start "$START" --epochs "$EPOCHS" --steps "$STEPS" --every "$EVERY" \
         --label-depth "$LABEL_DEPTH" --search-weight "$SEARCH_WEIGHT" --threads "$THREADS" \
-        --scores "$WORK/scores.txt" --hold-out "$HOLD_OUT" --compare "$HAND" \
+        --scores "$WORK/scores.txt" --hold-out "$HOLD_OUT" --compare "$HAND" --round-by-loss \
+        ${holds[@]+"${holds[@]}"} \
         --out "$WORK/fit.txt" 2>&1 | tee "$WORK/train.log"
     echo "labels and fit: $(( $(date +%s) - begin )) s"
 
@@ -97,25 +105,14 @@ main() {
         fi
     fi
 
-    if [ "$SPRT_CAP" -gt 0 ]; then
-        local binary
-        binary=$(realpath "$TABULA")
-        matches=()
-        for rule in freestyle renju; do
-            NODES=0 ELO1=20 RULE=$rule CONCURRENCY=1 CAP=$SPRT_CAP OUT="$WORK/sprt-$rule" \
-                NEW_OPTIONS="option.weights=$(realpath "$OUT")" \
-                BASE_OPTIONS="option.weights=$(realpath "$START")" \
-                scripts/match/gomoku-sprt.sh "$binary" "$binary" \
-                --movetime "$SPRT_MOVETIME" --margin 1000 >/dev/null 2>&1 &
-            matches+=($!)
-        done
-        for match in "${matches[@]}"; do
-            wait "$match" || true
-        done
-        for rule in freestyle renju; do
-            echo "SPRT $rule:"
-            tail -n 6 "$WORK/sprt-$rule/summary.txt"
-        done
+    if [ "$SPRT_GAMES" -gt 0 ]; then
+        grep -hv '^#' data/openings/gomoku-15-random.txt data/openings/gomoku-15-balanced.txt \
+            | grep . >"$WORK/openings.txt"
+        "$TABULA" selfplay gomoku --rule freestyle,renju --games "$SPRT_GAMES" \
+            --openings "$WORK/openings.txt" --sprt "elo0=0 elo1=20 alpha=0.05 beta=0.05" \
+            --a "level=8 movetime=$SPRT_MOVETIME weights=$OUT" \
+            --b "level=8 movetime=$SPRT_MOVETIME weights=$START" >"$WORK/sprt.log"
+        tail -n 4 "$WORK/sprt.log"
     fi
 }
 

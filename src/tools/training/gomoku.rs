@@ -9,8 +9,8 @@
 //! tabula train gomoku --games games.txt [--games more.txt] \
 //!     --start data/gomoku-weights-hand.txt --out data/gomoku-weights.txt \
 //!     [--epochs 400] [--skip 4] [--every 1] [--regularisation 0.0001] [--steps 0.25,0.5,1] \
-//!     [--label-depth 8 --search-weight 0.5 --scores scores.txt --threads 1] \
-//!     [--hold-out 5 --compare other-weights.txt]
+//!     [--label-depth 7 --search-weight 0.5 --drop-decided --scores scores.txt --threads 1] \
+//!     [--hold-out 5 --compare other-weights.txt] [--hold NAME] [--round-by-loss]
 //! tabula train gomoku --start current.txt --scale own.open-three=1.25 \
 //!     --out candidate.txt
 //! ```
@@ -26,7 +26,10 @@
 //! every run), the score becomes an expected result `sigmoid(k x score)` (a proven result or a
 //! threat-decided score above 8000 counts as a win or a loss; `k` is fitted to the results of
 //! the training games), and the label is `(1 - w) x result + w x expected` with `w` the
-//! `--search-weight` (the lambda of the blend). `--scores` keeps the searches' scores in a file,
+//! `--search-weight` (the lambda of the blend). With `--drop-decided` the positions whose search
+//! is decided (about half of those of depth-4 self-play at depth 7) are left out: fitted on them,
+//! the weights learn to foresee tactics, which is the search's work, and play worse (see
+//! docs/results/gomoku.md). `--scores` keeps the searches' scores in a file,
 //! so that a second fit on the same positions and depth does not search again.
 //!
 //! **Held-out error.** With `--hold-out N` every Nth game is left out of the fit, and the error of
@@ -134,7 +137,7 @@ fn read_samples(
         let number = first_game + games;
         games += 1;
         for (ply, text) in split_moves(words[2]).into_iter().enumerate() {
-            let chosen = ply >= sampling.skip && ply % sampling.every.max(1) == 0;
+            let chosen = ply >= sampling.skip && ply.is_multiple_of(sampling.every.max(1));
             if chosen && game.outcome().is_none() {
                 let value = evaluation::evaluate(&game, Strength(8));
                 let decided = value.abs() > 8000;
@@ -196,7 +199,7 @@ fn search_scores(positions: &[Gomoku], depth: u32, threads: usize) -> anyhow::Re
                 |table, position| {
                     let score = search_score(position, depth, table).unwrap_or(0);
                     let count = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    if count % 500 == 0 {
+                    if count.is_multiple_of(500) {
                         log::info!("labelled {count} of {total} positions");
                     }
                     score
@@ -249,10 +252,15 @@ fn cached_search_scores(
     Ok(scores)
 }
 
+/// Whether a search score is a proven result or a threat-decided one (above the pattern values).
+fn decided(score: i32) -> bool {
+    score::is_decisive(score) || score.abs() > 8000
+}
+
 /// A search score as an expected result for the side to move: a proven or threat-decided result
 /// is a win or a loss, anything else `sigmoid(scale x score)`.
 fn expected_result(score: i32, scale: f64) -> f64 {
-    if score::is_decisive(score) || score.abs() > 8000 {
+    if decided(score) {
         if score > 0 {
             1.0
         } else {
@@ -269,7 +277,7 @@ fn fit_search_scale(samples: &[Sample], scores: &[i32]) -> f64 {
     let pairs: Vec<Sample> = samples
         .iter()
         .zip(scores)
-        .filter(|(_, &score)| !score::is_decisive(score) && score.abs() <= 8000)
+        .filter(|(_, &score)| !decided(score))
         .map(|(sample, &score)| Sample {
             features: vec![f64::from(score)],
             result: sample.result,
@@ -420,6 +428,11 @@ pub struct GomokuTrainArgs {
     /// More weights whose held-out error to report (their scale fitted on the training positions).
     #[arg(long)]
     pub compare: Vec<String>,
+    /// With `--label-depth`: leave out the positions whose search finds the game decided (a
+    /// proof, or a threat valued above the patterns), so that the fit learns quiet positions and
+    /// leaves tactics to the search.
+    #[arg(long)]
+    pub drop_decided: bool,
     /// Round each weight down or up by the loss on the training positions, not to the nearest
     /// integer (see `round_to_samples`).
     #[arg(long)]
@@ -432,7 +445,7 @@ pub struct GomokuTrainArgs {
 
 /// Whether the game numbered `game` (from 0) is held out.
 fn held_out(game: usize, every: usize) -> bool {
-    every > 0 && (game + 1) % every == 0
+    every > 0 && (game + 1).is_multiple_of(every)
 }
 
 fn parse_weights(path: &str) -> anyhow::Result<(String, Weights)> {
@@ -510,6 +523,18 @@ pub fn run(arguments: &GomokuTrainArgs) -> anyhow::Result<()> {
             arguments.scores.as_deref(),
         )?;
         drop(positions);
+        let (samples_kept, scores) = if arguments.drop_decided {
+            let kept: Vec<(Sample, i32)> = samples
+                .into_iter()
+                .zip(scores)
+                .filter(|(_, score)| !decided(*score))
+                .collect();
+            eprintln!("{} positions the search does not decide", kept.len());
+            kept.into_iter().unzip()
+        } else {
+            (samples, scores)
+        };
+        samples = samples_kept;
         let training: Vec<usize> = (0..samples.len())
             .filter(|&index| !held_out(samples[index].game, arguments.hold_out))
             .collect();
