@@ -511,76 +511,16 @@ pub fn run(arguments: &GomokuTrainArgs) -> anyhow::Result<()> {
         )?;
     }
     eprintln!("{games} games, {} positions", samples.len());
-    let mut label_note = "results".to_string();
-    if labelling {
-        let begin = std::time::Instant::now();
-        let weights = start.clone().shared();
-        for position in &mut positions {
-            position.set_weights(weights.clone());
-        }
-        let scores = cached_search_scores(
-            &positions,
-            arguments.label_depth,
-            arguments.threads,
-            start_path,
-            arguments.scores.as_deref(),
-        )?;
-        drop(positions);
-        let (samples_kept, scores) = if arguments.drop_decided {
-            let kept: Vec<(Sample, i32)> = samples
-                .into_iter()
-                .zip(scores)
-                .filter(|(_, score)| !decided(*score))
-                .collect();
-            eprintln!("{} positions the search does not decide", kept.len());
-            kept.into_iter().unzip()
-        } else {
-            (samples, scores)
-        };
-        samples = samples_kept;
-        let training: Vec<usize> = (0..samples.len())
-            .filter(|&index| !held_out(samples[index].game, arguments.hold_out))
-            .collect();
-        let training_samples: Vec<Sample> = training
-            .iter()
-            .map(|&index| Sample {
-                features: Vec::new(),
-                ..samples[index]
-            })
-            .collect();
-        let training_scores: Vec<i32> = training.iter().map(|&index| scores[index]).collect();
-        let search_scale = fit_search_scale(&training_samples, &training_scores);
-        blend(&mut samples, &scores, search_scale, arguments.search_weight);
-        // How well the search itself predicts the results of the held-out games.
-        let held: Vec<(f64, f64)> = samples
-            .iter()
-            .zip(&scores)
-            .filter(|(sample, _)| held_out(sample.game, arguments.hold_out))
-            .map(|(sample, &score)| (expected_result(score, search_scale), sample.result))
-            .collect();
-        if !held.is_empty() {
-            let count = held.len() as f64;
-            let log_loss = held.iter().map(|&(p, r)| cross_entropy(p, r)).sum::<f64>() / count;
-            let squared = held.iter().map(|&(p, r)| (p - r) * (p - r)).sum::<f64>() / count;
-            eprintln!(
-                "held out, the depth-{} search: log-loss {log_loss:.5} against the results, \
-                 squared error {squared:.5}",
-                arguments.label_depth
-            );
-        }
-        eprintln!(
-            "labels: depth-{} search scores (scale {search_scale:.6}) blended with the results, \
-             search weight {}; {:.0} s",
-            arguments.label_depth,
-            arguments.search_weight,
-            begin.elapsed().as_secs_f64()
-        );
-        label_note = format!(
+    let label_note = if labelling {
+        samples = label(samples, positions, &start, arguments)?;
+        format!(
             "labels (1 - {w}) x result + {w} x depth-{d} search",
             w = arguments.search_weight,
             d = arguments.label_depth
-        );
-    }
+        )
+    } else {
+        "results".to_string()
+    };
     let (training, held): (Vec<Sample>, Vec<Sample>) = samples
         .into_iter()
         .partition(|sample| !held_out(sample.game, arguments.hold_out));
@@ -680,6 +620,80 @@ pub fn run(arguments: &GomokuTrainArgs) -> anyhow::Result<()> {
         eprintln!("step {step}: loss {point_loss:.5}, written to {path}");
     }
     Ok(())
+}
+
+/// The samples labelled by searches of their `positions` (see the module documentation), those
+/// the search decides left out with `--drop-decided`; reports how well the search predicts the
+/// held-out games.
+fn label(
+    samples: Vec<Sample>,
+    mut positions: Vec<Gomoku>,
+    start: &Weights,
+    arguments: &GomokuTrainArgs,
+) -> anyhow::Result<Vec<Sample>> {
+    let begin = std::time::Instant::now();
+    let weights = start.clone().shared();
+    for position in &mut positions {
+        position.set_weights(weights.clone());
+    }
+    let scores = cached_search_scores(
+        &positions,
+        arguments.label_depth,
+        arguments.threads,
+        &arguments.start,
+        arguments.scores.as_deref(),
+    )?;
+    drop(positions);
+    let (samples_kept, scores) = if arguments.drop_decided {
+        let kept: Vec<(Sample, i32)> = samples
+            .into_iter()
+            .zip(scores)
+            .filter(|(_, score)| !decided(*score))
+            .collect();
+        eprintln!("{} positions the search does not decide", kept.len());
+        kept.into_iter().unzip()
+    } else {
+        (samples, scores)
+    };
+    let mut samples = samples_kept;
+    let training: Vec<usize> = (0..samples.len())
+        .filter(|&index| !held_out(samples[index].game, arguments.hold_out))
+        .collect();
+    let training_samples: Vec<Sample> = training
+        .iter()
+        .map(|&index| Sample {
+            features: Vec::new(),
+            ..samples[index]
+        })
+        .collect();
+    let training_scores: Vec<i32> = training.iter().map(|&index| scores[index]).collect();
+    let search_scale = fit_search_scale(&training_samples, &training_scores);
+    blend(&mut samples, &scores, search_scale, arguments.search_weight);
+    // How well the search itself predicts the results of the held-out games.
+    let held: Vec<(f64, f64)> = samples
+        .iter()
+        .zip(&scores)
+        .filter(|(sample, _)| held_out(sample.game, arguments.hold_out))
+        .map(|(sample, &score)| (expected_result(score, search_scale), sample.result))
+        .collect();
+    if !held.is_empty() {
+        let count = held.len() as f64;
+        let log_loss = held.iter().map(|&(p, r)| cross_entropy(p, r)).sum::<f64>() / count;
+        let squared = held.iter().map(|&(p, r)| (p - r) * (p - r)).sum::<f64>() / count;
+        eprintln!(
+            "held out, the depth-{} search: log-loss {log_loss:.5} against the results, \
+             squared error {squared:.5}",
+            arguments.label_depth
+        );
+    }
+    eprintln!(
+        "labels: depth-{} search scores (scale {search_scale:.6}) blended with the results, \
+         search weight {}; {:.0} s",
+        arguments.label_depth,
+        arguments.search_weight,
+        begin.elapsed().as_secs_f64()
+    );
+    Ok(samples)
 }
 
 /// The weights fitted to the samples' labels at `scale` by full-batch gradient descent (Adam)
