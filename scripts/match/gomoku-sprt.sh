@@ -17,7 +17,8 @@
 # through the environment: NODES (20000), RULE (freestyle; renju and standard too), CONCURRENCY
 # (2), EXTRA (0), ELO0 and ELO1 (0 and 10), CAP (a wall-clock limit in seconds: the match is then
 # interrupted and prints its summary of the finished games), OUT (where summary.txt and
-# games.jsonl go).
+# games.jsonl go), NEW_OPTIONS and BASE_OPTIONS (more key=value words for each engine, such as
+# `option.weights=FILE` to play two weight files with one binary).
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -54,7 +55,9 @@ echo "load before the match: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 status=0
 ${limit[@]+"${limit[@]}"} "$REFEREE" match --game gomoku -o "rule=$RULE" \
     --engine "cmd=$NEW" name=new option.threads=1 option.level=8 "option.nodes=$NODES" \
+    ${NEW_OPTIONS:-} \
     --engine "cmd=$BASE" name=base option.threads=1 option.level=8 "option.nodes=$NODES" \
+    ${BASE_OPTIONS:-} \
     --concurrency "${CONCURRENCY:-2}" --openings "$OUT/openings.txt" --games "$((2 * pairs))" \
     --sprt "elo0=${ELO0:-0}" "elo1=${ELO1:-10}" alpha=0.05 beta=0.05 --rating-interval 50 \
     --records "$OUT/games.jsonl" "$@" 2>&1 | tee -a "$OUT/summary.txt" || status=$?

@@ -464,6 +464,31 @@ fn an_exact_solve_adjudicates_with_the_result_of_perfect_play() {
     std::fs::remove_dir_all(&directory).unwrap();
 }
 
+/// The `weights` option is a game option, which `set_game` resets: a match engine's
+/// `option.weights=FILE` used to be set before `set_game` and refused, every game a forfeit.
+#[test]
+fn an_engines_weights_option_holds_for_its_games() {
+    let directory = scratch("weights");
+    let records_path = directory.join("games.jsonl");
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/gomoku-weights-hand.txt");
+    let mut arguments = words("--game gomoku -o size=9 --games 2");
+    arguments.extend(tabula_with(
+        "a",
+        2,
+        &[
+            "option.depth=1",
+            &format!("option.weights={}", weights.display()),
+        ],
+    ));
+    arguments.extend(tabula_with("b", 2, &["option.depth=1"]));
+    let (_, recorded) = run_recorded(arguments, &records_path);
+    assert_eq!(recorded.len(), 2);
+    for game in recorded {
+        assert_ne!(game["termination"], "protocol-error", "{game}");
+    }
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
 #[test]
 fn a_proven_win_adjudicates_before_the_five() {
     let directory = scratch("adjudicate-win");

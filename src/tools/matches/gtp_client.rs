@@ -11,6 +11,7 @@ use super::client::{Client, Fault, GameSetup, MoveRequest, PlayedMove};
 use super::process::Process;
 use super::records::Termination;
 use super::spec::{ClockMode, EngineSpec, PassStyle};
+use crate::games::WEIGHTS;
 use crate::tools::interrupt::Interrupt;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -123,9 +124,23 @@ impl GtpClient {
         Ok(known)
     }
 
-    /// The first set-up of a new process: options and init commands.
+    /// The engine's `weights` option, if it has one: a game option, which `set_game` would reset,
+    /// so it goes with each `set_game` instead of `set_option` at start-up.
+    fn game_weights(&self) -> Option<&str> {
+        self.spec
+            .options
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(WEIGHTS))
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The first set-up of a new process: options (but the game's, see [`Self::game_weights`])
+    /// and init commands.
     fn prepare(&mut self) -> Result<(), Fault> {
         for (name, value) in self.spec.options.clone() {
+            if name.eq_ignore_ascii_case(WEIGHTS) {
+                continue;
+            }
             self.must(&format!("set_option {name} {value}"))?;
         }
         for command in self.spec.init.clone() {
@@ -137,8 +152,10 @@ impl GtpClient {
 
     /// `set_game` for the game; Othello on 8x8 also suits engines that know no `set_game`.
     fn set_game(&mut self, setup: &GameSetup) -> Result<(), Fault> {
-        let plain_othello =
-            setup.game == "reversi" && setup.option("size").is_none_or(|size| size == "8");
+        let weights = self.game_weights().map(str::to_string);
+        let plain_othello = setup.game == "reversi"
+            && setup.option("size").is_none_or(|size| size == "8")
+            && weights.is_none();
         if !self.knows("set_game")? {
             if plain_othello {
                 return Ok(());
@@ -155,6 +172,7 @@ impl GtpClient {
                 .options
                 .iter()
                 .map(|(key, value)| format!("{key}={value}"))
+                .chain(weights.map(|file| format!("{WEIGHTS}={file}")))
                 .collect();
             self.must(format!("set_game {} {}", setup.game, options.join(" ")).trim_end())?;
         }
