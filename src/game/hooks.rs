@@ -118,6 +118,14 @@ pub trait SearchHooks: Rules {
     /// Static evaluation from `perspective`'s point of view: positive is good for that seat.
     /// Its magnitude stays below [`crate::base::score::MAX_EVALUATION`].
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32;
+    /// [`SearchHooks::evaluate`] from every seat's point of view at once, into `values` (one per
+    /// seat): a game whose seats' values share parts (each seat's lead over the best other seat)
+    /// computes them once. The default evaluates each seat in turn.
+    fn evaluate_all(&self, strength: Strength, values: &mut [i32]) {
+        for (seat, value) in values.iter_mut().enumerate() {
+            *value = self.evaluate(seat, strength);
+        }
+    }
     /// Ordering hints for the search: a higher score means search the move earlier. The default
     /// gives every move 0.
     fn score_moves(&self, moves: &[Self::Move], scores: &mut [i32]) {

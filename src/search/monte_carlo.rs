@@ -13,7 +13,7 @@
 //! the policy values (the other seats), ties broken at random, or with a small probability a
 //! random move (epsilon-greedy playouts, after Nijssen and Winands). It is then cut off and
 //! every seat is scored: its reward is its mean chance of ending ahead of each other seat, the
-//! logistic of the difference of the two seats' evaluations ([`crate::game::SearchHooks::evaluate`], each from its
+//! logistic of the difference of the two seats' evaluations ([`crate::game::SearchHooks::evaluate_all`], each from its
 //! own seat), or 1, 1/2 or 0 by the places when the game has ended.
 //!
 //! With several threads each grows a tree of its own from the same root, with its own generator
@@ -405,8 +405,10 @@ fn rewards<G: Game>(position: &G, strength: Strength) -> [f64; MAX_PLAYERS] {
     let outcome = position.outcome();
     let mut values = [0.0; MAX_PLAYERS];
     if outcome.is_none() {
-        for (seat, value) in values.iter_mut().enumerate().take(players) {
-            *value = position.evaluate(seat, strength) as f64;
+        let mut evaluated = [0; MAX_PLAYERS];
+        position.evaluate_all(strength, &mut evaluated[..players]);
+        for (value, &evaluation) in values.iter_mut().zip(&evaluated) {
+            *value = evaluation as f64;
         }
     }
     let beats = |seat: Player, other: Player| match &outcome {

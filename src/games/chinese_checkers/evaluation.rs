@@ -336,6 +336,30 @@ pub fn fillers(position: &ChineseCheckers, seat: Player) -> u128 {
 
 /// The value of the position for `perspective`, strictly within ±[`MAX_EVALUATION`].
 pub fn evaluate(position: &ChineseCheckers, perspective: Player, strength: Strength) -> i32 {
+    value_of(position, perspective, strength, &mut |seat| {
+        cost(position, seat, strength)
+    })
+}
+
+/// [`evaluate`] for every seat into `values` (one per seat), each seat's cost computed at most
+/// once: every seat's value needs the best opponent's cost, so evaluating the seats one by one
+/// costs most of them several times.
+pub fn evaluate_all(position: &ChineseCheckers, strength: Strength, values: &mut [i32]) {
+    let mut costs = [None; crate::game::MAX_PLAYERS];
+    let mut cost_of =
+        |seat: Player| *costs[seat].get_or_insert_with(|| cost(position, seat, strength));
+    for (seat, value) in values.iter_mut().enumerate() {
+        *value = value_of(position, seat, strength, &mut cost_of);
+    }
+}
+
+/// [`evaluate`] with each seat's [`cost`] from `cost_of`.
+fn value_of(
+    position: &ChineseCheckers,
+    perspective: Player,
+    strength: Strength,
+    cost_of: &mut impl FnMut(Player) -> i32,
+) -> i32 {
     let players = position.player_count();
     if let Some(place) = position.place(perspective) {
         // Settled: the value the search gives that place, kept inside the evaluation range.
@@ -343,14 +367,14 @@ pub fn evaluate(position: &ChineseCheckers, perspective: Player, strength: Stren
     }
     if players == 1 {
         // Solitaire: only the way still to go counts.
-        return (-cost(position, perspective, strength)).clamp(-LIMIT, LIMIT);
+        return (-cost_of(perspective)).clamp(-LIMIT, LIMIT);
     }
-    let best_opponent = best_opponent_cost(position, perspective, strength);
+    let best_opponent = best_opponent_cost(position, perspective, strength, cost_of);
     let Some(best_opponent) = best_opponent else {
         // The last player left: the game is over and the place is the last.
         return -LIMIT;
     };
-    let lead = best_opponent - cost(position, perspective, strength);
+    let lead = best_opponent - cost_of(perspective);
     if players == 2 {
         return lead.clamp(-LIMIT, LIMIT);
     }
@@ -364,13 +388,14 @@ pub fn evaluate(position: &ChineseCheckers, perspective: Player, strength: Stren
     (best + next) / 2 + lead.clamp(-half, half)
 }
 
-/// The smallest cost among the unfinished opponents of `perspective`. Opponents are costed in
-/// the order of their rows to go, and one whose rows alone (less the most its bonuses can take
-/// off) cannot beat the best so far is skipped.
+/// The smallest cost among the unfinished opponents of `perspective`, each from `cost_of`.
+/// Opponents are costed in the order of their rows to go, and one whose rows alone (less the
+/// most its bonuses can take off) cannot beat the best so far is skipped.
 fn best_opponent_cost(
     position: &ChineseCheckers,
     perspective: Player,
     strength: Strength,
+    cost_of: &mut impl FnMut(Player) -> i32,
 ) -> Option<i32> {
     let players = position.player_count();
     let weights = position.weights();
@@ -400,7 +425,7 @@ fn best_opponent_cost(
         if best.is_some_and(|best| lower >= best) {
             break;
         }
-        let cost = cost(position, seat, strength);
+        let cost = cost_of(seat);
         best = Some(best.map_or(cost, |best| best.min(cost)));
     }
     best
@@ -465,6 +490,46 @@ mod tests {
             assert_eq!(evaluate(&start, 1, Strength(level)), 0);
         }
         assert_eq!(cost(&start, 0, Strength(1)), 120 * ROW);
+    }
+
+    #[test]
+    fn every_seat_at_once_is_each_seat_in_turn() {
+        // Greedy games, so that seats finish and goals hold other players' fillers; with the
+        // default weights and with negative ones, where the opponents' cost bound skips nobody.
+        let mut finished_seen = false;
+        for players in [1, 2, 3, 6] {
+            for weights in [
+                Weights::DEFAULT,
+                "straggler=-4,hop=-8,tempo=5".parse().unwrap(),
+            ] {
+                let mut position = ChineseCheckers::new(players, Jumps::Standard, 1000).unwrap();
+                position.set_weights(weights);
+                for ply in 0..400 {
+                    if position.is_over() {
+                        break;
+                    }
+                    if ply % 5 == 0 {
+                        finished_seen |= (0..players).any(|seat| position.place(seat).is_some());
+                        for level in 1..=8 {
+                            let strength = Strength(level);
+                            let mut all = vec![0; players];
+                            evaluate_all(&position, strength, &mut all);
+                            let each: Vec<i32> = (0..players)
+                                .map(|seat| evaluate(&position, seat, strength))
+                                .collect();
+                            assert_eq!(all, each, "{players} players, ply {ply}, level {level}");
+                        }
+                    }
+                    let mv =
+                        crate::games::chinese_checkers::greedy::greedy_move(&position, 7).unwrap();
+                    position.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(
+            finished_seen,
+            "no position with a finished seat was checked"
+        );
     }
 
     #[test]

@@ -1068,6 +1068,10 @@ impl SearchHooks for ChineseCheckers {
         evaluation::evaluate(self, perspective, strength)
     }
 
+    fn evaluate_all(&self, strength: Strength, values: &mut [i32]) {
+        evaluation::evaluate_all(self, strength, values);
+    }
+
     fn score_moves(&self, moves: &[ChineseCheckersMove], scores: &mut [i32]) {
         evaluation::score_moves(self, moves, scores);
     }
