@@ -42,6 +42,7 @@ set -euo pipefail
 # Everything runs from a function: bash reads it whole, so editing the file mid-run is harmless.
 main() {
     cd "$(dirname "$0")/../.."
+    source scripts/train/gomoku-selfplay.sh
 
     START=${START:-data/gomoku-weights.txt}
     EXPECTED=${EXPECTED:-}
@@ -63,25 +64,12 @@ main() {
     WORK=${WORK:-target/gomoku-tune-search}
     OUT=${1:-$WORK/out.txt}
     HAND=data/gomoku-weights-hand.txt
-    FIXED="depth=$DEPTH movetime=none"
 
     mkdir -p "$WORK"
     cargo build --release --bin tabula
     TABULA=${CARGO_TARGET_DIR:-target}/release/tabula
 
-    begin=$(date +%s)
-    players=()
-    for rule in freestyle renju; do
-        rm -f "$WORK/games-$rule.txt"
-        "$TABULA" selfplay gomoku --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
-            --a "$FIXED weights=$START" --b "$FIXED weights=$START" \
-            --out "$WORK/games-$rule.txt" >"$WORK/selfplay-$rule.log" &
-        players+=($!)
-    done
-    for player in "${players[@]}"; do
-        wait "$player"
-    done
-    echo "self-play: $(( $(date +%s) - begin )) s"
+    gomoku_selfplay "$TABULA" "$WORK" "$GAMES" "$SEED" "$DEPTH" "$START"
 
     begin=$(date +%s)
     rm -f "$WORK"/fit*.txt

@@ -62,6 +62,7 @@ set -euo pipefail
 # Everything runs from a function: bash reads it whole, so editing the file mid-run is harmless.
 main() {
     cd "$(dirname "$0")/../.."
+    source scripts/train/gomoku-selfplay.sh
 
     GAMES=${GAMES:-300}
     DEPTH=${DEPTH:-4}
@@ -84,19 +85,7 @@ main() {
     cargo build --release --bin tabula
     TABULA=${CARGO_TARGET_DIR:-target}/release/tabula
 
-    begin=$(date +%s)
-    players=()
-    for rule in freestyle renju; do
-        rm -f "$WORK/games-$rule.txt"
-        "$TABULA" selfplay gomoku --rule "$rule" --games "$GAMES" --seed "$SEED" --quiet \
-            --a "$FIXED weights=$START" --b "$FIXED weights=$START" \
-            --out "$WORK/games-$rule.txt" >"$WORK/selfplay-$rule.log" &
-        players+=($!)
-    done
-    for player in "${players[@]}"; do
-        wait "$player"
-    done
-    echo "self-play: $(( $(date +%s) - begin )) s"
+    gomoku_selfplay "$TABULA" "$WORK" "$GAMES" "$SEED" "$DEPTH" "$START"
 
     begin=$(date +%s)
     rm -f "$WORK"/fit*.txt "$WORK"/candidate-*.txt "$WORK"/sprt-*.log
