@@ -15,7 +15,11 @@
 # NEW and BASE are engine commands (a binary, or `env NAME=VALUE binary`), each split like a
 # shell command. The referee is NEW unless REFEREE names another Tabula binary. Overridable
 # through the environment: NODES (20000), RULE (freestyle; renju and standard too), CONCURRENCY
-# (2), EXTRA (0), ELO0 and ELO1 (0 and 10), CAP (a wall-clock limit in seconds: the match is then
+# (2), EXTRA (0), OPENINGS (the opening files, the two above by default;
+# data/openings/gomoku-15-contested.txt holds the openings that self-play at 100 ms did not decide
+# by colour alone, the SPRT's quicker choice at a time per move), ROUNDS (1: how many times each
+# opening pair is played; more only where the games vary, at a time per move), ELO0 and ELO1 (0
+# and 10), CAP (a wall-clock limit in seconds: the match is then
 # interrupted and prints its summary of the finished games), OUT (where summary.txt and
 # games.jsonl go), NEW_OPTIONS and BASE_OPTIONS (more key=value words for each engine, such as
 # `option.weights=FILE` to play two weight files with one binary).
@@ -34,8 +38,9 @@ NODES=${NODES:-20000}
 RULE=${RULE:-freestyle}
 OUT=${OUT:-target/matches/gomoku-sprt-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
-grep -hv '^#' data/openings/gomoku-15-random.txt data/openings/gomoku-15-balanced.txt \
-    | grep . > "$OUT/openings.txt"
+# shellcheck disable=SC2086 # OPENINGS is a list of files.
+OPENINGS=${OPENINGS:-data/openings/gomoku-15-random.txt data/openings/gomoku-15-balanced.txt}
+grep -hv '^#' $OPENINGS | grep . > "$OUT/openings.txt"
 if [ "${EXTRA:-0}" -gt 0 ]; then
     python3 - "$EXTRA" >> "$OUT/openings.txt" <<'PYTHON'
 import random, sys
@@ -58,7 +63,8 @@ ${limit[@]+"${limit[@]}"} "$REFEREE" match --game gomoku -o "rule=$RULE" \
     ${NEW_OPTIONS:-} \
     --engine "cmd=$BASE" name=base option.threads=1 option.level=8 "option.nodes=$NODES" \
     ${BASE_OPTIONS:-} \
-    --concurrency "${CONCURRENCY:-2}" --openings "$OUT/openings.txt" --games "$((2 * pairs))" \
+    --concurrency "${CONCURRENCY:-2}" --openings "$OUT/openings.txt" \
+    --games "$((2 * pairs * ${ROUNDS:-1}))" \
     --sprt "elo0=${ELO0:-0}" "elo1=${ELO1:-10}" alpha=0.05 beta=0.05 --rating-interval 50 \
     --records "$OUT/games.jsonl" "$@" 2>&1 | tee -a "$OUT/summary.txt" || status=$?
 echo "load after the match: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/summary.txt"
