@@ -2,8 +2,9 @@
 //! and for the evaluation's training games.
 //!
 //! A player is a list of `key=value` words naming engine options: `level=1..8` (the engine's
-//! levels), `depth=N`, `movetime=MS` (`none`: no time limit), `nodes=N` and `weights=FILE`
-//! (evaluation weights). A player's limits are the engine's: without a depth, a node limit or a
+//! levels), `depth=N`, `movetime=MS` (`none`: no time limit), `nodes=N`, `weights=FILE`
+//! (evaluation weights) and `selectivity=plain` (the search without Gomoku's selective pruning
+//! and deeper reductions, [`Settings::selectivity`]; `game`, the default, keeps them). A player's limits are the engine's: without a depth, a node limit or a
 //! move time it thinks a second a move. Each opening is played twice with the colours swapped;
 //! without an openings file, openings are random two- and three-stone starts near the centre.
 //! `--rule freestyle,renju` takes the rules in turn, one pair of games each. The summary gives A's
@@ -21,7 +22,7 @@
 
 use super::{BetweenGames, Contender, Match, Pairing};
 use crate::engine::{InfoMode, Settings};
-use crate::game::Rules;
+use crate::game::{Rules, Selectivity};
 use crate::games::gomoku::evaluation::Weights;
 use crate::games::gomoku::{Gomoku, GomokuMove, Rule};
 use crate::tools::matches::spec::parse_sprt;
@@ -104,8 +105,16 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
                     position.set_weights(weights.clone())
                 }) as super::Prepare<Gomoku>);
             }
+            "selectivity" => {
+                settings.selectivity = match value {
+                    "game" => None,
+                    "plain" => Some(Selectivity::default()),
+                    _ => bail!("player '{spec}': selectivity is 'game' or 'plain', not '{value}'"),
+                };
+            }
             _ => bail!(
-                "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights)"
+                "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights, \
+                 selectivity)"
             ),
         }
     }
@@ -501,7 +510,16 @@ mod tests {
             contender.settings.movetime,
             crate::engine::MoveTime::Unlimited
         );
-        for wrong in ["depth", "depth=x", "colour=black", "level=9"] {
+        assert_eq!(contender.settings.selectivity, None);
+        let plain = player("depth=4 selectivity=plain", 1).unwrap();
+        assert_eq!(plain.settings.selectivity, Some(Selectivity::default()));
+        for wrong in [
+            "depth",
+            "depth=x",
+            "colour=black",
+            "level=9",
+            "selectivity=none",
+        ] {
             assert!(player(wrong, 1).is_err(), "{wrong}");
         }
     }
