@@ -50,8 +50,8 @@
 #     143 s; the same 19,439 positions, losses, candidates, pair counts in all seven SPRTs and
 #     decisions as the run of 2026-11-23 below, and the check passed: OUT equals
 #     data/gomoku-weights.txt. (Two decisions read one game more, 293 and 177: the self-play
-#     loop hands on a game already under way when the SPRT stops, a race of the count printed,
-#     not of the pairs the test used.)
+#     loop handed on a game already under way when the SPRT stopped, a race of the count printed,
+#     not of the pairs the test used; such a game is now dropped.)
 #
 # Run of 2026-11-23 (`CHECK=1 scripts/train/tune-gomoku-eval.sh`, defaults, build 43c1203, 2 shared
 # cores at load 6-9, 34 min): self-play 485 s for 2 x 300 games; the fit 1 s on 19,439

@@ -523,4 +523,45 @@ mod tests {
             assert!(player(wrong, 1).is_err(), "{wrong}");
         }
     }
+
+    /// A game already under way when the callback ends the match is not handed to it: the SPRT's
+    /// count of games must not depend on how fast the next game started.
+    #[test]
+    fn games_after_the_stop_are_not_handed_on() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let players = [
+            player("depth=1 movetime=none", 1).unwrap(),
+            player("depth=1 movetime=none", 1).unwrap(),
+        ];
+        let start = Gomoku::new(7, Rule::Freestyle).unwrap();
+        let stopped = AtomicBool::new(false);
+        // The second game waits for the stop, so it is always under way when it comes.
+        let pairing = |index: usize| {
+            while index > 0 && !stopped.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            Pairing {
+                start: start.clone(),
+                opening: Vec::new(),
+                seats: vec![index % 2, 1 - index % 2],
+                seed: 0,
+            }
+        };
+        let mut handed = 0;
+        let games = Match {
+            contenders: &players,
+            games: 4,
+            jobs: 1,
+            between_games: BetweenGames::Clear,
+        };
+        let played = games
+            .play(&pairing, &mut |_| {
+                handed += 1;
+                stopped.store(true, Ordering::SeqCst);
+                ControlFlow::Break(())
+            })
+            .unwrap();
+        assert_eq!(handed, 1);
+        assert_eq!(played.len(), 1);
+    }
 }
