@@ -52,7 +52,11 @@
 #     data/gomoku-weights.txt. (Three logs read one game more than the pairs: 199, 293 and 177
 #     for 198, 292 and 176. The self-play loop handed on a game already under way when the SPRT
 #     stopped, a race of the count printed, not of the pairs the test used; such a game is now
-#     dropped.)
+#     dropped.) Again on the final build (WORK=/tmp/... CHECK=1, load 4-5, 10 min: self-play
+#     127 s, SPRTs 475 s): the same, the games read 292 and 176, and the script exited 0.
+#     Between the two, a run whose check also passed exited 2: its script file was rewritten
+#     while it ran and bash read past the call of main into the longer file. The call now
+#     exits on its own line.
 #
 # Run of 2026-11-23 (`CHECK=1 scripts/train/tune-gomoku-eval.sh`, defaults, build 43c1203, 2 shared
 # cores at load 6-9, 34 min): self-play 485 s for 2 x 300 games; the fit 1 s on 19,439

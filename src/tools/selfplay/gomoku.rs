@@ -4,8 +4,9 @@
 //! A player is a list of `key=value` words naming engine options: `level=1..8` (the engine's
 //! levels), `depth=N`, `movetime=MS` (`none`: no time limit), `nodes=N`, `weights=FILE`
 //! (evaluation weights) and `selectivity=plain` (the search without Gomoku's selective pruning
-//! and deeper reductions, [`Settings::selectivity`]; `game`, the default, keeps them). A player's limits are the engine's: without a depth, a node limit or a
-//! move time it thinks a second a move. Each opening is played twice with the colours swapped;
+//! and deeper reductions, [`Settings::selectivity`]; `game`, the default, keeps them). A player's
+//! limits are the engine's: without a depth, a node limit or a move time it thinks a second a
+//! move. Each opening is played twice with the colours swapped;
 //! without an openings file, openings are random two- and three-stone starts near the centre.
 //! `--rule freestyle,renju` takes the rules in turn, one pair of games each. The summary gives A's
 //! wins, draws and losses, its score and the Elo difference with a 95% interval (and per rule when
