@@ -182,6 +182,7 @@ fn run(cli: Cli) -> Result<()> {
                 hash_megabytes: hash,
                 depth,
                 game,
+                selectivity: None,
             });
             Ok(())
         }

@@ -1,13 +1,15 @@
 # Shared by the Gomoku tuning scripts (sourced, not run): the fixed-depth self-play stage.
 #
-#   gomoku_selfplay TABULA WORK GAMES SEED DEPTH WEIGHTS
+#   gomoku_selfplay TABULA WORK GAMES SEED DEPTH WEIGHTS [PLAYER...]
 #
 # plays GAMES games per rule, freestyle and renju (one process each, at the same time), at DEPTH
 # on one thread with the weights file WEIGHTS for both players, from SEED's random openings, into
-# WORK/games-freestyle.txt and WORK/games-renju.txt, and prints how long it took.
+# WORK/games-freestyle.txt and WORK/games-renju.txt, and prints how long it took. PLAYER words
+# (such as `selectivity=plain`) go to both players.
 gomoku_selfplay() {
     local tabula=$1 work=$2 games=$3 seed=$4 depth=$5 weights=$6
-    local fixed="depth=$depth movetime=none"
+    shift 6
+    local fixed="depth=$depth movetime=none${*:+ $*}"
     local begin rule player
     local players=()
     begin=$(date +%s)

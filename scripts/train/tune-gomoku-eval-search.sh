@@ -39,7 +39,8 @@
 #              depend on it), CHECK, SPRT_GAMES, SPRT_MOVETIME, WORK.
 set -euo pipefail
 
-# Everything runs from a function: bash reads it whole, so editing the file mid-run is harmless.
+# Everything runs from a function, which bash reads whole, and the line that calls it exits, so
+# bash reads nothing after it: editing the file mid-run is harmless.
 main() {
     cd "$(dirname "$0")/../.."
     source scripts/train/gomoku-selfplay.sh
@@ -109,4 +110,4 @@ main() {
     fi
 }
 
-main "$@"
+main "$@"; exit

@@ -602,7 +602,7 @@ impl<G: Game> Engine<G> {
             multi_pv,
             instant_single_move,
             probcut: self.settings.probcut,
-            selectivity: None,
+            selectivity: self.settings.selectivity,
         };
         if request.limits.is_unbounded() {
             log::info!("search without limits: it runs until stopped");

@@ -6,7 +6,7 @@
 
 use crate::base::budget::SharedLimits;
 use crate::base::words::NumberRange;
-use crate::game::MultiplayerSearch;
+use crate::game::{MultiplayerSearch, Selectivity};
 use std::time::Duration;
 
 /// How long a move may think when no depth or node limit is set.
@@ -73,6 +73,11 @@ pub struct Settings {
     /// Reversi's self-play turns it off, so that its training data does not depend on a model
     /// calibrated on the weights it trains.
     pub probcut: bool,
+    /// The selective pruning of a two-player search; `None`: what the game asks. Not a protocol
+    /// option: Gomoku's weight tuning plays its fixed-depth games with the plain search
+    /// (`Selectivity::default()`), so that the weights it writes do not move with the game's
+    /// selective search.
+    pub selectivity: Option<Selectivity>,
     /// How many of the best moves a search for play scores exactly (multi-PV); 1 scores the best
     /// only. Not a protocol option: Reversi's self-play picks among the best few.
     pub play_lines: usize,
@@ -96,6 +101,7 @@ impl Default for Settings {
             multiplayer_search: None,
             direct_moves: true,
             probcut: true,
+            selectivity: None,
             play_lines: 1,
             local_files: true,
         }

@@ -7,7 +7,7 @@
 
 use crate::base::transposition::TranspositionTable;
 use crate::engine::Score;
-use crate::game::{Game, ScoreUnit, Strength};
+use crate::game::{Game, ScoreUnit, Selectivity, Strength};
 use crate::games::{GameVisitor, GAMES};
 use crate::search::limits::Limits;
 use crate::search::{self, SearchRequest, Worker};
@@ -42,6 +42,8 @@ pub struct BenchSettings {
     pub depth: Option<u32>,
     /// Only this game, if set.
     pub game: Option<String>,
+    /// The selective pruning of every search; `None`: what each game asks.
+    pub selectivity: Option<Selectivity>,
 }
 
 /// Searches one position to a fixed depth, with a fresh table and fresh threads' state, so that
@@ -70,7 +72,7 @@ impl GameVisitor for BenchVisitor<'_> {
             multi_pv: 1,
             instant_single_move: false,
             probcut: true,
-            selectivity: None,
+            selectivity: self.settings.selectivity,
         };
         let start = Instant::now();
         let outcome = search::search(
@@ -148,9 +150,26 @@ mod tests {
                 hash_megabytes: 64,
                 depth: None,
                 game: Some(game.to_string()),
+                selectivity: None,
             });
             let nodes: u64 = lines.iter().map(|line| line.nodes).sum();
             assert_eq!(nodes, signature, "{game}");
         }
+    }
+
+    /// Gomoku's weight tuning (scripts/train/tune-gomoku-eval.sh) plays with the plain search,
+    /// which must stay the search the committed weights were tuned with: its bench signature
+    /// before Gomoku's selective search.
+    #[test]
+    fn gomoku_keeps_the_plain_search_of_its_weight_tuning() {
+        let lines = run(&BenchSettings {
+            threads: 1,
+            hash_megabytes: 64,
+            depth: None,
+            game: Some("gomoku".to_string()),
+            selectivity: Some(Selectivity::default()),
+        });
+        let nodes: u64 = lines.iter().map(|line| line.nodes).sum();
+        assert_eq!(nodes, 151_410);
     }
 }

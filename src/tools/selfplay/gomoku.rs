@@ -2,9 +2,11 @@
 //! and for the evaluation's training games.
 //!
 //! A player is a list of `key=value` words naming engine options: `level=1..8` (the engine's
-//! levels), `depth=N`, `movetime=MS` (`none`: no time limit), `nodes=N` and `weights=FILE`
-//! (evaluation weights). A player's limits are the engine's: without a depth, a node limit or a
-//! move time it thinks a second a move. Each opening is played twice with the colours swapped;
+//! levels), `depth=N`, `movetime=MS` (`none`: no time limit), `nodes=N`, `weights=FILE`
+//! (evaluation weights) and `selectivity=plain` (the search without Gomoku's selective pruning
+//! and deeper reductions, [`Settings::selectivity`]; `game`, the default, keeps them). A player's
+//! limits are the engine's: without a depth, a node limit or a move time it thinks a second a
+//! move. Each opening is played twice with the colours swapped;
 //! without an openings file, openings are random two- and three-stone starts near the centre.
 //! `--rule freestyle,renju` takes the rules in turn, one pair of games each. The summary gives A's
 //! wins, draws and losses, its score and the Elo difference with a 95% interval (and per rule when
@@ -21,7 +23,7 @@
 
 use super::{BetweenGames, Contender, Match, Pairing};
 use crate::engine::{InfoMode, Settings};
-use crate::game::Rules;
+use crate::game::{Rules, Selectivity};
 use crate::games::gomoku::evaluation::Weights;
 use crate::games::gomoku::{Gomoku, GomokuMove, Rule};
 use crate::tools::matches::spec::parse_sprt;
@@ -104,8 +106,16 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
                     position.set_weights(weights.clone())
                 }) as super::Prepare<Gomoku>);
             }
+            "selectivity" => {
+                settings.selectivity = match value {
+                    "game" => None,
+                    "plain" => Some(Selectivity::default()),
+                    _ => bail!("player '{spec}': selectivity is 'game' or 'plain', not '{value}'"),
+                };
+            }
             _ => bail!(
-                "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights)"
+                "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights, \
+                 selectivity)"
             ),
         }
     }
@@ -501,8 +511,58 @@ mod tests {
             contender.settings.movetime,
             crate::engine::MoveTime::Unlimited
         );
-        for wrong in ["depth", "depth=x", "colour=black", "level=9"] {
+        assert_eq!(contender.settings.selectivity, None);
+        let plain = player("depth=4 selectivity=plain", 1).unwrap();
+        assert_eq!(plain.settings.selectivity, Some(Selectivity::default()));
+        for wrong in [
+            "depth",
+            "depth=x",
+            "colour=black",
+            "level=9",
+            "selectivity=none",
+        ] {
             assert!(player(wrong, 1).is_err(), "{wrong}");
         }
+    }
+
+    /// A game already under way when the callback ends the match is not handed to it: the SPRT's
+    /// count of games must not depend on how fast the next game started.
+    #[test]
+    fn games_after_the_stop_are_not_handed_on() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let players = [
+            player("depth=1 movetime=none", 1).unwrap(),
+            player("depth=1 movetime=none", 1).unwrap(),
+        ];
+        let start = Gomoku::new(7, Rule::Freestyle).unwrap();
+        let stopped = AtomicBool::new(false);
+        // The second game waits for the stop, so it is always under way when it comes.
+        let pairing = |index: usize| {
+            while index > 0 && !stopped.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+            Pairing {
+                start: start.clone(),
+                opening: Vec::new(),
+                seats: vec![index % 2, 1 - index % 2],
+                seed: 0,
+            }
+        };
+        let mut handed = 0;
+        let games = Match {
+            contenders: &players,
+            games: 4,
+            jobs: 1,
+            between_games: BetweenGames::Clear,
+        };
+        let played = games
+            .play(&pairing, &mut |_| {
+                handed += 1;
+                stopped.store(true, Ordering::SeqCst);
+                ControlFlow::Break(())
+            })
+            .unwrap();
+        assert_eq!(handed, 1);
+        assert_eq!(played.len(), 1);
     }
 }

@@ -149,8 +149,9 @@ const GAME_STACK_BYTES: usize = 64 << 20;
 
 impl<G: Game> Match<'_, G> {
     /// Plays the games `pairing` describes, handing each finished game to `each` in the order
-    /// they finish (with one job, the order of the games); `each` may end the match early.
-    /// Returns the games played, in the order of their numbers.
+    /// they finish (with one job, the order of the games); `each` may end the match early, and
+    /// the games that finish after that are dropped. Returns the games handed to `each`, in the
+    /// order of their numbers.
     ///
     /// # Errors
     /// A pairing that does not fit the contenders, an illegal opening, or an engine error.
@@ -189,6 +190,10 @@ impl<G: Game> Match<'_, G> {
             drop(sender);
             for result in receiver {
                 match result {
+                    // A game under way when the match ended (the one thread starts the next
+                    // game before `each` has seen the last) is dropped, so that what `each` saw
+                    // does not depend on that race.
+                    Ok(_) if finished.load(Ordering::Relaxed) => {}
                     Ok(game) => {
                         if each(&game).is_break() {
                             finished.store(true, Ordering::Relaxed);
