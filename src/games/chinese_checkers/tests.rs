@@ -861,6 +861,47 @@ fn a_spoiler_cannot_block_a_goal_for_good() {
 }
 
 #[test]
+fn players_who_finish_on_one_ply_take_their_places_in_seat_order() {
+    // Six players. Player 1 has nine pieces in its goal (camp 4); the tenth hole holds a piece of
+    // player 4, the seat opposite, still at home and ten turns from counting. Player 4 fills its
+    // own goal (camp 1, where a piece of player 2, which has taken its thirty turns, counts) and
+    // finishes; a finished player's pieces count at once, so player 1's goal is full on the same
+    // ply, and player 1, earlier in the seat order, takes the first place from the player that
+    // made the move. (Six-player games are decided this way in the thirtieth round: see
+    // docs/results/chinese-checkers.md.)
+    let (nine_four, straggler, _) = almost_full(4);
+    let (nine_one, empty_one, outside_one) = almost_full(1);
+    let first: Vec<usize> = nine_four.into_iter().chain([at(0, 8)]).collect();
+    let junk = nine_one[0];
+    let second: Vec<usize> = holes_of(CAMP_MASKS[2])
+        .into_iter()
+        .take(9)
+        .chain([junk])
+        .collect();
+    let fourth: Vec<usize> = nine_one[1..]
+        .iter()
+        .copied()
+        .chain([straggler, outside_one])
+        .collect();
+    let pieces = [
+        first,
+        second,
+        holes_of(CAMP_MASKS[3]),
+        fourth,
+        holes_of(CAMP_MASKS[5]),
+        holes_of(CAMP_MASKS[6]),
+    ];
+    let board = position_text(&pieces, 3, "");
+    let mut position = load_with("players=6", &format!("{board} turns=20,30,20,20,20,20"));
+    assert_eq!(position.place(0), None);
+    assert_eq!(position.place(3), None);
+    play(&mut position, outside_one, empty_one);
+    assert_eq!(position.place(0), Some(1));
+    assert_eq!(position.place(3), Some(2));
+    assert!(position.outcome().is_none(), "four players play on");
+}
+
+#[test]
 fn pieces_that_will_fill_the_goal_spare_the_farthest_piece() {
     // Player 1's goal holds eight of its pieces and one of player 2's, still at home; one hole is
     // empty, with a piece of player 1 next to it and another far behind.
