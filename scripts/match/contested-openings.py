@@ -50,6 +50,8 @@ def main():
                 # white to move, but the colour that won is what the tally needs.
                 tally[opening][{"B": 0, "W": 1}.get(result[:1], 2)] += 1
                 games += 1
+    if games == 0:
+        sys.exit("no games read: give match folders with openings.txt and games.jsonl")
     kept = []
     for opening in order:
         black, white, draws = tally[opening]
