@@ -142,18 +142,22 @@ mod tests {
         ("chinese-checkers", 236_628),
     ];
 
+    /// The nodes of `game`'s benchmark on one thread, with `selectivity` (`None`: the game's).
+    fn signature(game: &str, selectivity: Option<Selectivity>) -> u64 {
+        let lines = run(&BenchSettings {
+            threads: 1,
+            hash_megabytes: 64,
+            depth: None,
+            game: Some(game.to_string()),
+            selectivity,
+        });
+        lines.iter().map(|line| line.nodes).sum()
+    }
+
     #[test]
     fn each_game_keeps_its_bench_signature() {
-        for (game, signature) in SIGNATURES {
-            let lines = run(&BenchSettings {
-                threads: 1,
-                hash_megabytes: 64,
-                depth: None,
-                game: Some(game.to_string()),
-                selectivity: None,
-            });
-            let nodes: u64 = lines.iter().map(|line| line.nodes).sum();
-            assert_eq!(nodes, signature, "{game}");
+        for (game, nodes) in SIGNATURES {
+            assert_eq!(signature(game, None), nodes, "{game}");
         }
     }
 
@@ -162,14 +166,6 @@ mod tests {
     /// before Gomoku's selective search.
     #[test]
     fn gomoku_keeps_the_plain_search_of_its_weight_tuning() {
-        let lines = run(&BenchSettings {
-            threads: 1,
-            hash_megabytes: 64,
-            depth: None,
-            game: Some("gomoku".to_string()),
-            selectivity: Some(Selectivity::default()),
-        });
-        let nodes: u64 = lines.iter().map(|line| line.nodes).sum();
-        assert_eq!(nodes, 151_410);
+        assert_eq!(signature("gomoku", Some(Selectivity::default())), 151_410);
     }
 }
