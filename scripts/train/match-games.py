@@ -47,7 +47,10 @@ def convert(folder, lines, skipped):
     openings = read_openings(folder / "openings.txt")
     for text in (folder / "games.jsonl").read_text().splitlines():
         game = json.loads(text)
-        if game.get("game") != "gomoku" or game.get("termination") != "normal":
+        if game.get("game") != "gomoku":
+            skipped["not a Gomoku game"] += 1
+            continue
+        if game.get("termination") != "normal":
             skipped["not finished on the board"] += 1
             continue
         rule = game["options"]["rule"]
@@ -70,6 +73,7 @@ def main():
     prefix = sys.argv[1]
     lines = {}
     skipped = {
+        "not a Gomoku game": 0,
         "not finished on the board": 0,
         "opening not in openings.txt": 0,
         "start does not match its opening": 0,
