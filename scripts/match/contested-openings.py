@@ -12,9 +12,9 @@ engine can win both games, so an SPRT on them decides with fewer games.
 """
 import argparse
 import collections
-import json
-import os
 import sys
+
+from match_runs import games as run_games, is_run
 
 
 def main():
@@ -29,27 +29,19 @@ def main():
     order = []
     games = 0
     for run in arguments.runs:
-        openings_path = os.path.join(run, "openings.txt")
-        games_path = os.path.join(run, "games.jsonl")
-        if not (os.path.isfile(openings_path) and os.path.isfile(games_path)):
+        if not is_run(run):
             print(f"skipping {run}: no openings.txt or games.jsonl", file=sys.stderr)
             continue
-        with open(openings_path) as handle:
-            openings = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
-        with open(games_path) as handle:
-            for line in handle:
-                record = json.loads(line)
-                index = record.get("opening")
-                if not index or index > len(openings):
-                    continue
-                opening = openings[index - 1]
-                if opening not in tally:
-                    order.append(opening)
-                result = record.get("result", "")
-                # The first player is black, `B+`; an opening with an odd number of stones leaves
-                # white to move, but the colour that won is what the tally needs.
-                tally[opening][{"B": 0, "W": 1}.get(result[:1], 2)] += 1
-                games += 1
+        for opening, record in run_games(run):
+            if opening is None:
+                continue
+            if opening not in tally:
+                order.append(opening)
+            result = record.get("result", "")
+            # The first player is black, `B+`; an opening with an odd number of stones leaves
+            # white to move, but the colour that won is what the tally needs.
+            tally[opening][{"B": 0, "W": 1}.get(result[:1], 2)] += 1
+            games += 1
     if games == 0:
         sys.exit("no games read: give match folders with openings.txt and games.jsonl")
     kept = []

@@ -11,20 +11,13 @@ whose starting board is not the position of its opening's moves. The lines go to
 OUT_PREFIX-RULE.txt, one file per rule; the counts go to stderr.
 """
 
-import json
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "match"))
+from match_runs import games as run_games, is_run  # noqa: E402
+
 RESULTS = {"B+": "1", "W+": "0"}
-
-
-def read_openings(path):
-    """The opening lines of an openings file, as lists of moves."""
-    return [
-        line.split()
-        for line in path.read_text().splitlines()
-        if line.strip() and not line.startswith("#")
-    ]
 
 
 def board_stones(start, size):
@@ -44,27 +37,24 @@ def opening_stones(moves):
 
 
 def convert(folder, lines, skipped):
-    openings = read_openings(folder / "openings.txt")
-    for text in (folder / "games.jsonl").read_text().splitlines():
-        game = json.loads(text)
+    for opening, game in run_games(folder):
         if game.get("game") != "gomoku":
             skipped["not a Gomoku game"] += 1
             continue
         if game.get("termination") != "normal":
             skipped["not finished on the board"] += 1
             continue
-        rule = game["options"]["rule"]
-        size = int(game["options"]["size"])
-        number = game["opening"]
-        if not 1 <= number <= len(openings):
+        if opening is None:
             skipped["opening not in openings.txt"] += 1
             continue
-        opening = openings[number - 1]
-        if board_stones(game["start"], size) != opening_stones(opening):
+        rule = game["options"]["rule"]
+        size = int(game["options"]["size"])
+        moves = opening.split()
+        if board_stones(game["start"], size) != opening_stones(moves):
             skipped["start does not match its opening"] += 1
             continue
         result = RESULTS.get(game["result"], "0.5")
-        lines.setdefault(rule, []).append(f"{rule} {size} {''.join(opening + game['moves'])} {result}")
+        lines.setdefault(rule, []).append(f"{rule} {size} {''.join(moves + game['moves'])} {result}")
 
 
 def main():
@@ -79,11 +69,10 @@ def main():
         "start does not match its opening": 0,
     }
     for name in sys.argv[2:]:
-        folder = Path(name)
-        if not (folder / "games.jsonl").is_file() or not (folder / "openings.txt").is_file():
-            print(f"{folder}: no games.jsonl and openings.txt, left out", file=sys.stderr)
+        if not is_run(name):
+            print(f"{name}: no games.jsonl and openings.txt, left out", file=sys.stderr)
             continue
-        convert(folder, lines, skipped)
+        convert(name, lines, skipped)
     if not lines:
         sys.exit("no games found")
     for rule, games in sorted(lines.items()):
