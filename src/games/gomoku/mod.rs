@@ -744,8 +744,9 @@ impl Rules for Gomoku {
 }
 
 /// The selective search, each part kept by a self-play SPRT at 100 ms a move (see
-/// docs/results/gomoku.md): late-move reductions growing with depth and move number, and futility
-/// pruning up to 3 plies from the horizon.
+/// docs/results/gomoku.md): late-move reductions growing with depth and move number, futility
+/// pruning up to 3 plies from the horizon, and a forced reply (a node with one candidate, such as
+/// the block of a four) searched without using up a ply.
 const SELECTIVITY: Selectivity = Selectivity {
     reduction_scale: 75,
     futility_depth: 3,
@@ -753,7 +754,7 @@ const SELECTIVITY: Selectivity = Selectivity {
     razor_depth: 0,
     razor_margin: 0,
     move_count_depth: 0,
-    single_reply_extension: false,
+    single_reply_extension: true,
 };
 
 impl SearchHooks for Gomoku {
