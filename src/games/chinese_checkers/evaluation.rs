@@ -7,7 +7,8 @@
 //! bonus for each piece with a forward hop ready (a hop ladder) and for the side to move (tempo).
 //! With `finish=fill`, other players' pieces that count (or soon will) toward filling a seat's
 //! goal fill it (see [`fillers`]): only the empty holes need pieces, the seat's nearest ones, and
-//! its farthest pieces then cost no rows, no straggler and no spread cost (strength 3 and up).
+//! its farthest pieces then cost no straggler and no spread cost and, instead of their rows, half
+//! a row per row they lie outside the goal, for a filler that leaves (strength 3 and up).
 //!
 //! Two players: a seat's value is the opponent's cost less its own. Three or more: the search
 //! scores a finished game by places (see [`crate::base::score::middle_place`]), so a position is valued
@@ -26,6 +27,11 @@ use std::sync::Arc;
 pub const ROW: i32 = 16;
 /// The cost of one doubled column beyond the band in front of the goal (ordering hints).
 const SIDEWAYS_WEIGHT: i32 = 3;
+/// The goal camp's holes lie 0 to this many rows from its tip.
+const CAMP_DEPTH: i32 = 3;
+/// Per row a piece that the fillers spare lies outside the goal camp (half a row): a filler may
+/// leave before its owner's pieces count, and a spared piece must then come in.
+const SPARED_WEIGHT: i32 = 8;
 const LIMIT: i32 = MAX_EVALUATION - 1;
 
 /// The evaluation's weights, in evaluation units (a row is [`ROW`]).
@@ -191,7 +197,7 @@ pub fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> 
 }
 
 /// The parts of a seat's cost before weighting: [`cost`] is `rows` rows plus each other term
-/// times its weight. A term the strength leaves out is 0, and so are the hops when their weight is
+/// times its weight (the spared rows' weight is fixed). A term the strength leaves out is 0, and so are the hops when their weight is
 /// 0 (they are not counted then).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
@@ -211,6 +217,9 @@ pub struct Terms {
     pub hops: i32,
     /// 1 when the seat is to move (strength 6+).
     pub tempo: i32,
+    /// Rows the pieces that the fillers spare lie outside the goal camp (strength 3+; 0 without
+    /// fillers).
+    pub spared: i32,
 }
 
 /// The unweighted parts of what `seat` still has to do (see [`Terms`]).
@@ -266,9 +275,11 @@ pub fn terms(position: &ChineseCheckers, seat: Player, strength: Strength) -> Te
             empty &= empty - 1;
         }
         for (distance, count) in lags.iter_mut().enumerate() {
-            *count = (*count).min(needed);
-            needed -= *count;
-            rows += *count * distance as i32;
+            let used = (*count).min(needed);
+            terms.spared += (*count - used) * (distance as i32 - CAMP_DEPTH);
+            *count = used;
+            needed -= used;
+            rows += used * distance as i32;
         }
         terms.rows = rows;
         if lags.iter().all(|&count| count == 0) {
@@ -304,6 +315,7 @@ pub fn cost(position: &ChineseCheckers, seat: Player, strength: Strength) -> i32
         + terms.spread * weights.spread
         - terms.hops * weights.hop
         - terms.tempo * weights.tempo
+        + terms.spared * SPARED_WEIGHT
 }
 
 /// How many turns before its pieces start to count toward filling other goals (`spoil_after`)

@@ -917,9 +917,15 @@ fn pieces_that_will_fill_the_goal_spare_the_farthest_piece() {
         evaluation::cost(&position, 0, Strength::FULL)
     };
     let (behind, ahead) = (at(4, 4), at(3, 5));
+    let rows_between = (GOAL_DISTANCES[4][behind] - GOAL_DISTANCES[4][ahead]) as i32;
+    assert!(rows_between > 0);
     // Close to its thirtieth turn, player 2's piece is taken to stay and count: only the near
-    // piece is needed, and where the far one stands costs nothing.
-    assert_eq!(cost(behind, "26,26"), cost(ahead, "26,26"));
+    // piece is needed, and the far one costs only the spared piece's half a row per row, for a
+    // filler that leaves (it cost nothing, and level 8 left such pieces far behind).
+    assert_eq!(
+        cost(behind, "26,26") - cost(ahead, "26,26"),
+        rows_between * evaluation::ROW / 2
+    );
     // Early, that piece is about to leave and the far piece must come too.
     assert!(cost(ahead, "10,10") + evaluation::ROW <= cost(behind, "10,10"));
     // With finish=all nothing but its own pieces fills a goal.
@@ -997,6 +1003,7 @@ fn cost_terms_of_the_start_counted_by_hand() {
         spread: 3,
         hops: 3,
         tempo: 1,
+        spared: 0,
     };
     assert_eq!(terms, expected);
     assert_eq!(
