@@ -197,8 +197,8 @@ pub fn has_forward_hop(hole: usize, occupied: u128, distances: &[u8; HOLES]) -> 
 }
 
 /// The parts of a seat's cost before weighting: [`cost`] is `rows` rows plus each other term
-/// times its weight (the spared rows' weight is fixed). A term the strength leaves out is 0, and so are the hops when their weight is
-/// 0 (they are not counted then).
+/// times its weight (the spared rows' weight is fixed). A term the strength leaves out is 0, and
+/// so are the hops when their weight is 0 (they are not counted then).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
     /// Rows the seat's pieces still have to go: the distance sum less the home distance, or, with

@@ -920,8 +920,8 @@ fn pieces_that_will_fill_the_goal_spare_the_farthest_piece() {
     let rows_between = (GOAL_DISTANCES[4][behind] - GOAL_DISTANCES[4][ahead]) as i32;
     assert!(rows_between > 0);
     // Close to its thirtieth turn, player 2's piece is taken to stay and count: only the near
-    // piece is needed, and the far one costs only the spared piece's half a row per row, for a
-    // filler that leaves (it cost nothing, and level 8 left such pieces far behind).
+    // piece is needed, and the far one costs only the spared piece's half a row per row, since
+    // the filler may still leave and the far piece then has to come in.
     assert_eq!(
         cost(behind, "26,26") - cost(ahead, "26,26"),
         rows_between * evaluation::ROW / 2
