@@ -67,9 +67,10 @@ pub struct ProbCut {
 }
 
 /// Selective pruning and extensions that a game asks of the two-player search, each off (0 or
-/// `false`) by default. They act only outside the principal variation (the extension also on it)
-/// and never where the side to move must answer a threat ([`SearchHooks::threatened`]). Depths are
-/// in plies left at the node, values in evaluation points.
+/// `false`) by default. They act only outside the principal variation (the extension and the
+/// internal reduction also on it) and, but for the internal reduction, never where the side to move
+/// must answer a threat ([`SearchHooks::threatened`]). Depths are in plies left at the node, values
+/// in evaluation points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Selectivity {
     /// Futility pruning of the node (reverse futility): with at most this many plies left, a node
@@ -96,6 +97,9 @@ pub struct Selectivity {
     /// `ln(depth) * ln(move number) * reduction_scale / 100` plies shallower (at least one). With 0,
     /// the reduction is one ply, two for the moves well down the list at depth 6 or more.
     pub reduction_scale: i32,
+    /// Internal iterative reduction: a node with at least this many plies left and no move from
+    /// the transposition table is searched one ply shallower, since its move order is a guess.
+    pub internal_reduction_depth: i32,
 }
 
 impl Selectivity {

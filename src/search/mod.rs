@@ -1036,6 +1036,7 @@ fn negamax<G: Game, N: NodeKind>(
         }
     }
 
+    let depth = depth - internal_reduction(&selectivity, depth, table_move.is_some());
     let mut moves = std::mem::take(&mut worker.moves[ply]);
     let mut scores = std::mem::take(&mut worker.scores[ply]);
     position.search_moves(&mut moves);
@@ -1210,6 +1211,13 @@ fn razored(selectivity: &Selectivity, eval: i32, depth: i32, alpha: i32, beta: i
         && !score::is_decisive(alpha)
         && !score::is_decisive(beta)
         && eval + selectivity.razor_margin * depth < alpha
+}
+
+/// Internal iterative reduction (see [`Selectivity::internal_reduction_depth`]): the plies a node
+/// `depth` plies deep loses when the transposition table has no move for it.
+fn internal_reduction(selectivity: &Selectivity, depth: i32, table_move: bool) -> i32 {
+    let depth_from = selectivity.internal_reduction_depth;
+    (depth_from > 0 && depth >= depth_from && !table_move) as i32
 }
 
 /// How many plies a late ordinary move at index `index` of a node `depth` plies deep is reduced by

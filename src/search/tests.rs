@@ -567,3 +567,20 @@ fn late_move_reductions_grow_with_depth_and_move_number() {
         .collect();
     assert!(reductions.windows(2).all(|pair| pair[0] <= pair[1]));
 }
+
+#[test]
+fn internal_reduction_takes_a_ply_from_deep_nodes_without_a_table_move() {
+    use super::internal_reduction;
+    use crate::game::Selectivity;
+    let selectivity = Selectivity {
+        internal_reduction_depth: 4,
+        ..Selectivity::default()
+    };
+    assert_eq!(internal_reduction(&selectivity, 4, false), 1);
+    assert_eq!(internal_reduction(&selectivity, 9, false), 1);
+    // Shallower nodes, and nodes the table has a move for, keep their depth.
+    assert_eq!(internal_reduction(&selectivity, 3, false), 0);
+    assert_eq!(internal_reduction(&selectivity, 9, true), 0);
+    // Off by default.
+    assert_eq!(internal_reduction(&Selectivity::default(), 9, false), 0);
+}

@@ -25,7 +25,7 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
 
 /// Pruning far more selective than any a game would ask for: futility pruning and razoring at
 /// every depth with no margin, move-count pruning everywhere, late-move reductions four times
-/// Gomoku's, and the single-reply extension.
+/// Gomoku's, the single-reply extension, and internal iterative reduction from two plies.
 const RECKLESS: Selectivity = Selectivity {
     futility_depth: 64,
     futility_margin: 0,
@@ -34,6 +34,7 @@ const RECKLESS: Selectivity = Selectivity {
     move_count_depth: 64,
     single_reply_extension: true,
     reduction_scale: 300,
+    internal_reduction_depth: 2,
 };
 
 /// The game's own selectivity and [`RECKLESS`].

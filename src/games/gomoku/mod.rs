@@ -755,6 +755,7 @@ const SELECTIVITY: Selectivity = Selectivity {
     razor_margin: 0,
     move_count_depth: 0,
     single_reply_extension: true,
+    internal_reduction_depth: 4,
 };
 
 impl SearchHooks for Gomoku {
