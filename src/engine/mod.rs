@@ -57,6 +57,10 @@ pub struct Request {
     pub mode: Mode,
     /// Limits for this search alone, instead of those the settings, level and clock give.
     pub limits: Option<Limits>,
+    /// When the command asking for this search arrived, where the front-end knows it: the time
+    /// limits count from then, so that the work before the search (setting up a board, say) is
+    /// charged to the move, as the opponent's clock charges it. `None`: from the search's start.
+    pub received: Option<Instant>,
 }
 
 impl Request {
@@ -66,6 +70,7 @@ impl Request {
             player: None,
             mode,
             limits: None,
+            received: None,
         }
     }
 }
@@ -441,7 +446,11 @@ impl<G: Game> Engine<G> {
             }
         }
         self.stop.arm();
-        let start = Instant::now();
+        let now = Instant::now();
+        let start = request
+            .received
+            .filter(|&received| received <= now)
+            .unwrap_or(now);
         // With a shared thread budget, the search gets no more threads than are left (it waits
         // for one while none is, until stopped); they go back when `grant` drops.
         let wanted = self.settings.threads.max(1);

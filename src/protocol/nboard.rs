@@ -226,6 +226,7 @@ impl Nboard {
             player: None,
             mode,
             limits: self.limits(),
+            received: None,
         };
         let output = self.output.clone();
         let mut last = Vec::new();

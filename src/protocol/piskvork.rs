@@ -25,7 +25,7 @@ use crate::game::{GameError, ScoreUnit};
 use crate::games::gomoku::{notation, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 use crate::games::{self, AnyGame};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The lines that interrupt a search: `YXSTOP` stops it, `END` stops it and closes the input.
 pub const INTERRUPTS: &[(&str, Interrupt)] =
@@ -253,6 +253,9 @@ pub struct Piskvork {
     /// Yixin's realtime marks (`MESSAGE REALTIME BEST x,y`), from `INFO show_detail`.
     realtime: bool,
     block: Option<Block>,
+    /// When the command being answered arrived (for a board block, its first line): a move's
+    /// time counts from then, as the manager's clock does.
+    received: Instant,
 }
 
 impl Piskvork {
@@ -294,6 +297,7 @@ impl Piskvork {
             max_memory: 0,
             realtime: false,
             block: None,
+            received: Instant::now(),
         })
     }
 
@@ -515,9 +519,11 @@ impl Piskvork {
         self.check_rule()?;
         self.prepare_search()?;
         let mut sink = self.message_sink();
-        let found = self
-            .session
-            .search(&Request::new(Mode::Play { commit: true }), &mut sink)?;
+        let request = Request {
+            received: Some(self.received),
+            ..Request::new(Mode::Play { commit: true })
+        };
+        let found = self.session.search(&request, &mut sink)?;
         Ok(Some(gomocup_text(&found.best().mv, self.size)))
     }
 
@@ -1027,11 +1033,15 @@ impl FrontEnd for Piskvork {
         if word.eq_ignore_ascii_case("end") {
             return Flow::Quit;
         }
-        if self.block.is_some() {
-            let in_block = word.eq_ignore_ascii_case("done")
+        let in_block = self.block.is_some()
+            && (word.eq_ignore_ascii_case("done")
                 || word.starts_with(|character: char| {
                     character.is_ascii_digit() || character == '-' || character == '+'
-                });
+                }));
+        if !in_block {
+            self.received = Instant::now();
+        }
+        if self.block.is_some() {
             if in_block {
                 let result = self.block_line(line);
                 self.write(result);

@@ -290,6 +290,26 @@ fn free_point(taken: &[(usize, usize)]) -> (usize, usize) {
 }
 
 #[test]
+fn a_turn_counts_from_the_first_line_of_its_command() {
+    // The manager's clock runs from the moment it starts sending `BOARD`: time spent before the
+    // search (here, a block that arrives slowly; in matches, setting up the board) is the
+    // move's. Counted from the search's start instead, this move would take about 1.5 s.
+    let mut engine = brain(15, 0, 2000);
+    engine.send_raw(b"BOARD\r\n");
+    std::thread::sleep(Duration::from_millis(1500));
+    let start = Instant::now();
+    engine.send_raw(b"7,7,2\r\n8,8,1\r\nDONE\r\n");
+    let (_, reply) = engine.read_piskvork();
+    let answer = point(&reply, 15);
+    assert!(answer != (7, 7) && answer != (8, 8), "{reply} is occupied");
+    assert!(
+        start.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
 fn the_time_limits_are_kept() {
     // A match clock nearly out: the search keeps to a share of the time left (at most a quarter),
     // and the reply comes, process and pipes included, well before the time runs out.

@@ -70,6 +70,7 @@ pub fn analyse(
     } else if task.exact {
         let request = Request {
             player: None,
+            received: None,
             mode: Mode::Solve,
             limits: task.limits.hard_time.map(|hard| Limits {
                 hard_time: Some(hard),
@@ -80,6 +81,7 @@ pub fn analyse(
     } else {
         let request = Request {
             player: None,
+            received: None,
             mode: Mode::Analyze {
                 lines: Some(task.multipv),
             },
@@ -153,6 +155,7 @@ fn solve_each_move(session: &mut dyn Session, task: &Task) -> Result<Report<Stri
             None => {
                 let request = Request {
                     player: None,
+                    received: None,
                     mode: Mode::Solve,
                     limits: task.limits.hard_time.map(|hard| Limits {
                         hard_time: Some(hard),

@@ -265,6 +265,7 @@ impl MatchReferee {
         if let Some(depth) = self.adjudication.win_depth {
             let request = Request {
                 player: None,
+                received: None,
                 mode: Mode::Analyze { lines: Some(1) },
                 limits: Some(Limits {
                     depth: Some(depth),

@@ -302,6 +302,7 @@ impl<G: Game> Match<'_, G> {
             engine.set_option("seed", &seed.to_string())?;
             let request = Request {
                 player: None,
+                received: None,
                 mode: Mode::Play { commit: true },
                 limits: contender.limits,
             };
