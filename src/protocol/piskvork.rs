@@ -1038,20 +1038,17 @@ impl FrontEnd for Piskvork {
                 || word.starts_with(|character: char| {
                     character.is_ascii_digit() || character == '-' || character == '+'
                 }));
-        if !in_block {
-            self.received = Instant::now();
+        if in_block {
+            let result = self.block_line(line);
+            self.write(result);
+            return Flow::Continue;
         }
-        if self.block.is_some() {
-            if in_block {
-                let result = self.block_line(line);
-                self.write(result);
-                return Flow::Continue;
-            }
+        self.received = Instant::now();
+        if let Some(block) = self.block.take() {
             // Another command before DONE: the block is dropped and the command runs.
-            let kind = self.block.take().expect("a block is open").kind;
             self.write(Err(invalid(format!(
                 "{} ended without DONE and was ignored",
-                kind.name()
+                block.kind.name()
             ))));
         }
         let result = self.execute(line);
