@@ -293,7 +293,7 @@ fn free_point(taken: &[(usize, usize)]) -> (usize, usize) {
 fn a_turn_counts_from_the_first_line_of_its_command() {
     // The manager's clock runs from the moment it starts sending `BOARD`: time spent before the
     // search (here, a block that arrives slowly; in matches, setting up the board) is the
-    // move's. Counted from the search's start instead, this move would take about 1.5 s.
+    // move's. Counted from the search's start instead, this reply would take about 1.9 s.
     let mut engine = brain(15, 0, 2000);
     engine.send_raw(b"BOARD\r\n");
     std::thread::sleep(Duration::from_millis(1500));
