@@ -5,5 +5,6 @@ mod analyze;
 mod ccerl_summary;
 mod gomocup_summary;
 mod matches;
+mod scripts;
 mod selfplay;
 mod shards;
