@@ -67,7 +67,7 @@ pub struct ProbCut {
 }
 
 /// Selective pruning and extensions that a game asks of the two-player search, each off (0 or
-/// `false`) by default. They act only outside the principal variation (the extension and the
+/// `false`) by default, and the width of its root's aspiration window. They act only outside the principal variation (the extension and the
 /// internal reduction also on it) and, but for the internal reduction, never where the side to move
 /// must answer a threat ([`SearchHooks::threatened`]). Depths are in plies left at the node, values
 /// in evaluation points.
@@ -100,6 +100,10 @@ pub struct Selectivity {
     /// Internal iterative reduction: a node with at least this many plies left and no move from
     /// the transposition table is searched one ply shallower, since its move order is a guess.
     pub internal_reduction_depth: i32,
+    /// Half-width of the root's first aspiration window, in evaluation points; 0 keeps the search's
+    /// default. A game whose values move by hundreds between iterations needs a wider one, or it
+    /// searches the root again and again.
+    pub aspiration_window: i32,
 }
 
 impl Selectivity {

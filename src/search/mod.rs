@@ -33,7 +33,8 @@ use busy::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Half-width of the first aspiration window, in score units.
+/// Half-width of the first aspiration window, in score units, unless the game asks for another
+/// ([`Selectivity::aspiration_window`]).
 const ASPIRATION_WINDOW: i32 = 40;
 /// Aspiration windows start at this depth.
 const ASPIRATION_DEPTH: u32 = 4;
@@ -664,7 +665,7 @@ fn aspiration<G: Game>(
     previous: i32,
     shared: &Shared,
 ) -> bool {
-    let mut delta = ASPIRATION_WINDOW;
+    let mut delta = aspiration_window(&shared.selectivity);
     let mut alpha = (previous - delta).max(-INFINITY);
     let mut beta = (previous + delta).min(INFINITY);
     loop {
@@ -1211,6 +1212,14 @@ fn razored(selectivity: &Selectivity, eval: i32, depth: i32, alpha: i32, beta: i
         && !score::is_decisive(alpha)
         && !score::is_decisive(beta)
         && eval + selectivity.razor_margin * depth < alpha
+}
+
+/// The half-width of the root's first aspiration window (see [`Selectivity::aspiration_window`]).
+fn aspiration_window(selectivity: &Selectivity) -> i32 {
+    match selectivity.aspiration_window {
+        0 => ASPIRATION_WINDOW,
+        window => window,
+    }
 }
 
 /// Internal iterative reduction (see [`Selectivity::internal_reduction_depth`]): the plies a node

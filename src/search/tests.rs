@@ -345,6 +345,16 @@ fn best_reply_coalition(position: &Pile, root: Player, depth: u32, ply: usize) -
 /// The search's value at `depth` plies, with a fresh table, one thread, and three or more players
 /// searched as `mode` says.
 fn searched(position: &Pile, depth: u32, mode: MultiplayerSearch) -> i32 {
+    searched_with(position, depth, mode, None)
+}
+
+/// [`searched`] with the selectivity `selectivity` instead of the game's.
+fn searched_with(
+    position: &Pile,
+    depth: u32,
+    mode: MultiplayerSearch,
+    selectivity: Option<crate::game::Selectivity>,
+) -> i32 {
     let table = TranspositionTable::new(1);
     let stop = AtomicBool::new(false);
     let mut workers: Vec<Worker<Pile>> = Vec::new();
@@ -353,6 +363,7 @@ fn searched(position: &Pile, depth: u32, mode: MultiplayerSearch) -> i32 {
             depth: Some(depth),
             ..Limits::default()
         },
+        selectivity,
         ..SearchRequest::default()
     };
     search_with(
@@ -583,4 +594,33 @@ fn internal_reduction_takes_a_ply_from_deep_nodes_without_a_table_move() {
     assert_eq!(internal_reduction(&selectivity, 9, true), 0);
     // Off by default.
     assert_eq!(internal_reduction(&Selectivity::default(), 9, false), 0);
+}
+
+#[test]
+fn the_aspiration_window_changes_the_work_not_the_value() {
+    use super::aspiration_window;
+    use crate::game::Selectivity;
+    // Windows far narrower and far wider than the test game's values move by between iterations
+    // (tens of points): the re-searches after a failed window still end on the exact value.
+    for window in [1, 7, 1000] {
+        let selectivity = Selectivity {
+            aspiration_window: window,
+            ..Selectivity::default()
+        };
+        assert_eq!(aspiration_window(&selectivity), window);
+        for root in roots(2) {
+            for depth in 4..=9 {
+                assert_eq!(
+                    searched_with(&root, depth, MultiplayerSearch::Paranoid, Some(selectivity)),
+                    negamax(&root, depth, 0),
+                    "window {window}, depth {depth} from {root:?}"
+                );
+            }
+        }
+    }
+    // 0 is the search's own default.
+    assert_eq!(
+        aspiration_window(&Selectivity::default()),
+        super::ASPIRATION_WINDOW
+    );
 }

@@ -25,7 +25,9 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
 
 /// Pruning far more selective than any a game would ask for: futility pruning and razoring at
 /// every depth with no margin, move-count pruning everywhere, late-move reductions four times
-/// Gomoku's, the single-reply extension, and internal iterative reduction from two plies.
+/// Gomoku's, the single-reply extension, and internal iterative reduction from two plies, under the
+/// search's own aspiration window (with a window of one point, so unsound a search played the
+/// move that loses to the opponent's threat win at depth 6).
 const RECKLESS: Selectivity = Selectivity {
     futility_depth: 64,
     futility_margin: 0,
@@ -35,6 +37,7 @@ const RECKLESS: Selectivity = Selectivity {
     single_reply_extension: true,
     reduction_scale: 300,
     internal_reduction_depth: 2,
+    aspiration_window: 0,
 };
 
 /// The game's own selectivity and [`RECKLESS`].

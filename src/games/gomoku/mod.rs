@@ -756,6 +756,7 @@ const SELECTIVITY: Selectivity = Selectivity {
     move_count_depth: 0,
     single_reply_extension: true,
     internal_reduction_depth: 4,
+    aspiration_window: 0,
 };
 
 impl SearchHooks for Gomoku {
