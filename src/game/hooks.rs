@@ -67,10 +67,11 @@ pub struct ProbCut {
 }
 
 /// Selective pruning and extensions that a game asks of the two-player search, each off (0 or
-/// `false`) by default, and the width of its root's aspiration window. They act only outside the principal variation (the extension and the
-/// internal reduction also on it) and, but for the internal reduction, never where the side to move
-/// must answer a threat ([`SearchHooks::threatened`]). Depths are in plies left at the node, values
-/// in evaluation points.
+/// `false`) by default, and the width of its root's aspiration window. The pruning acts only
+/// outside the principal variation (the extension and the internal reduction also on it) and, but
+/// for the internal reduction, never where the side to move must answer a threat
+/// ([`SearchHooks::threatened`]). Depths are in plies left at the node, values in evaluation
+/// points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Selectivity {
     /// Futility pruning of the node (reverse futility): with at most this many plies left, a node
@@ -101,8 +102,8 @@ pub struct Selectivity {
     /// the transposition table is searched one ply shallower, since its move order is a guess.
     pub internal_reduction_depth: i32,
     /// Half-width of the root's first aspiration window, in evaluation points; 0 keeps the search's
-    /// default. A game whose values move by hundreds between iterations needs a wider one, or it
-    /// searches the root again and again.
+    /// default. A game whose values move by hundreds between iterations may search its root fewer
+    /// times with a wider one.
     pub aspiration_window: i32,
 }
 
