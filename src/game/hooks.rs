@@ -101,6 +101,15 @@ pub struct Selectivity {
     /// Internal iterative reduction: a node with at least this many plies left and no move from
     /// the transposition table is searched one ply shallower, since its move order is a guess.
     pub internal_reduction_depth: i32,
+    /// Futility pruning of moves: with at most this many plies left, once a move has been
+    /// searched, an ordinary move whose hint is below [`Selectivity::move_futility_hint`] is
+    /// skipped when the node's static value plus [`Selectivity::move_futility_margin`] per ply
+    /// left is at most alpha: a quiet move rarely lifts a position that far.
+    pub move_futility_depth: i32,
+    /// See [`Selectivity::move_futility_depth`].
+    pub move_futility_margin: i32,
+    /// See [`Selectivity::move_futility_depth`].
+    pub move_futility_hint: i32,
     /// Half-width of the root's first aspiration window, in evaluation points; 0 keeps the search's
     /// default. A game whose values move by hundreds between iterations may search its root fewer
     /// times with a wider one.
@@ -110,7 +119,10 @@ pub struct Selectivity {
 impl Selectivity {
     /// Whether any pruning needs the static value of inner nodes.
     pub fn uses_static_value(&self) -> bool {
-        self.futility_depth > 0 || self.razor_depth > 0 || self.move_count_depth > 0
+        self.futility_depth > 0
+            || self.razor_depth > 0
+            || self.move_count_depth > 0
+            || self.move_futility_depth > 0
     }
 }
 

@@ -1112,6 +1112,15 @@ fn negamax<G: Game, N: NodeKind>(
             {
                 continue;
             }
+            if index > 0
+                && rank == Rank::Ordinary
+                && static_eval.is_some_and(|eval| {
+                    !N::PV && futile_move(&selectivity, eval, depth, alpha, best)
+                })
+                && move_hint(position, mv) < selectivity.move_futility_hint
+            {
+                continue;
+            }
             let depth = depth + extension;
             let value = if index == 0 {
                 child::<G, N>(
@@ -1203,6 +1212,24 @@ fn futile(
         && !score::is_decisive(alpha)
         && !score::is_decisive(beta)
         && eval - selectivity.futility_margin * plies_after >= beta
+}
+
+/// Futility pruning of a move outside the principal variation (see
+/// [`Selectivity::move_futility_depth`]), the hint aside: whether the node's static value `eval`
+/// is so far below alpha that a quiet move is not worth a search. Once a win or loss is proven,
+/// or while every move searched loses, every move is searched.
+fn futile_move(selectivity: &Selectivity, eval: i32, depth: i32, alpha: i32, best: i32) -> bool {
+    depth <= selectivity.move_futility_depth
+        && !score::is_decisive(alpha)
+        && best > -score::WIN_THRESHOLD
+        && eval + selectivity.move_futility_margin * depth <= alpha
+}
+
+/// The game's ordering hint of `mv` alone.
+fn move_hint<G: Game>(position: &G, mv: G::Move) -> i32 {
+    let mut hint = [0];
+    position.score_moves(&[mv], &mut hint);
+    hint[0]
 }
 
 /// Razoring of a node outside the principal variation (see [`Selectivity`]): whether its static

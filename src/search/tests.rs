@@ -543,6 +543,31 @@ fn futility_pruning_and_razoring_cut_only_outside_proven_windows() {
 }
 
 #[test]
+fn futility_pruning_of_moves_needs_a_searched_move_and_an_open_window() {
+    use super::futile_move;
+    use crate::game::Selectivity;
+    let selectivity = Selectivity {
+        move_futility_depth: 3,
+        move_futility_margin: 60,
+        move_futility_hint: 60,
+        ..Selectivity::default()
+    };
+    // Two plies left: the static value plus 120 must not pass alpha.
+    assert!(futile_move(&selectivity, -20, 2, 100, 50));
+    assert!(!futile_move(&selectivity, -19, 2, 100, 50));
+    // Beyond the depth, nothing is skipped.
+    assert!(!futile_move(&selectivity, -5000, 4, 100, 50));
+    // While every move searched so far loses, the others are searched.
+    let loss = -score::win_in(4, 0);
+    assert!(!futile_move(&selectivity, -5000, 1, 100, loss));
+    // Nor at a proven window.
+    let win = score::win_in(5, 0);
+    assert!(!futile_move(&selectivity, -5000, 1, win - 1, 50));
+    // Nothing is on by default.
+    assert!(!futile_move(&Selectivity::default(), -5000, 1, 100, 50));
+}
+
+#[test]
 fn move_count_pruning_keeps_more_moves_deeper_and_when_improving() {
     use super::move_count_limit;
     let improving: Vec<usize> = (1..=6).map(|depth| move_count_limit(depth, true)).collect();

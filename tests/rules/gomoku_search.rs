@@ -23,8 +23,9 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
     search_under(game, depth, threads, strength, None)
 }
 
-/// Pruning far more selective than any a game would ask for: futility pruning and razoring at
-/// every depth with no margin, move-count pruning everywhere, late-move reductions four times
+/// Pruning far more selective than any a game would ask for: futility pruning of nodes and of
+/// moves (whatever their hint) and razoring at every depth with no margin, move-count pruning
+/// everywhere, late-move reductions four times
 /// Gomoku's, the single-reply extension, and internal iterative reduction from two plies, under the
 /// search's own aspiration window (with a window of one point, so unsound a search played the
 /// move that loses to the opponent's threat win at depth 6).
@@ -37,6 +38,9 @@ const RECKLESS: Selectivity = Selectivity {
     single_reply_extension: true,
     reduction_scale: 300,
     internal_reduction_depth: 2,
+    move_futility_depth: 64,
+    move_futility_margin: 0,
+    move_futility_hint: i32::MAX,
     aspiration_window: 0,
 };
 

@@ -756,6 +756,9 @@ const SELECTIVITY: Selectivity = Selectivity {
     move_count_depth: 0,
     single_reply_extension: true,
     internal_reduction_depth: 4,
+    move_futility_depth: 0,
+    move_futility_margin: 0,
+    move_futility_hint: 0,
     aspiration_window: 0,
 };
 
