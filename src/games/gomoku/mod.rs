@@ -745,8 +745,9 @@ impl Rules for Gomoku {
 
 /// The selective search, each part kept by a self-play SPRT at 100 ms a move (see
 /// docs/results/gomoku.md): late-move reductions growing with depth and move number, futility
-/// pruning up to 3 plies from the horizon, and a forced reply (a node with one candidate, such as
-/// the block of a four) searched without using up a ply.
+/// pruning up to 3 plies from the horizon, a forced reply (a node with one candidate, such as
+/// the block of a four) searched without using up a ply, internal iterative reduction, and a root
+/// aspiration window of 100 points, since Gomoku's values swing by hundreds between iterations.
 const SELECTIVITY: Selectivity = Selectivity {
     reduction_scale: 75,
     futility_depth: 3,
@@ -759,7 +760,7 @@ const SELECTIVITY: Selectivity = Selectivity {
     move_futility_depth: 0,
     move_futility_margin: 0,
     move_futility_hint: 0,
-    aspiration_window: 0,
+    aspiration_window: 100,
 };
 
 impl SearchHooks for Gomoku {
