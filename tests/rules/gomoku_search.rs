@@ -25,10 +25,10 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
 
 /// Pruning far more selective than any a game would ask for: futility pruning of nodes and of
 /// moves (whatever their hint) and razoring at every depth with no margin, move-count pruning
-/// everywhere, late-move reductions four times
-/// Gomoku's, the single-reply extension, and internal iterative reduction from two plies, under the
-/// search's own aspiration window (with a window of one point, so unsound a search played the
-/// move that loses to the opponent's threat win at depth 6).
+/// everywhere, late-move reductions four times Gomoku's, the single-reply extension, and internal
+/// iterative reduction from two plies, under the search's own aspiration window (with a window of
+/// one point, so unsound a search played the move that loses to the opponent's threat win at
+/// depth 6).
 const RECKLESS: Selectivity = Selectivity {
     futility_depth: 64,
     futility_margin: 0,
