@@ -1112,11 +1112,11 @@ fn negamax<G: Game, N: NodeKind>(
             {
                 continue;
             }
-            if index > 0
+            if !N::PV
+                && index > 0
                 && rank == Rank::Ordinary
-                && static_eval.is_some_and(|eval| {
-                    !N::PV && futile_move(&selectivity, eval, depth, alpha, best)
-                })
+                && static_eval
+                    .is_some_and(|eval| futile_move(&selectivity, eval, depth, alpha, best))
                 && move_hint(position, mv) < selectivity.move_futility_hint
             {
                 continue;
