@@ -4,11 +4,12 @@
 # `--movetime 100`). A node count is immune to the machine's load, but it does not charge a change
 # for work it adds per node (Gomoku's proof searches at inner nodes are not counted): pruning
 # that leaves out leaves gained at 20,000 nodes and lost at 100 ms a move, so confirm a node-count
-# result at a time control. The openings are the 200 random and 183
-# balanced 15x15 ones of data/openings/ (383 pairs with colours swapped; with a fixed node count
-# both engines are deterministic, so a second round would only repeat the first), then as many
-# more random ones as EXTRA asks (four stones in the 7x7 square around the centre, drawn by
-# Python's random.Random(34)), for a run with many cores.
+# result at a time control, and a pruning change that gains at 100 ms at a longer clock (400 ms):
+# a deeper search reaches more of what it prunes. The openings are the 200 random and 183 balanced
+# 15x15 ones of data/openings/ (383 pairs with colours swapped; with a fixed node count both
+# engines are deterministic, so a second round would only repeat the first), then as many more
+# random ones as EXTRA asks (four stones in the 7x7 square around the centre, drawn by Python's
+# random.Random(34)), for a run with many cores.
 #
 #   scripts/match/gomoku-sprt.sh NEW BASE [tabula match options]
 #
