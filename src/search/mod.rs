@@ -1216,8 +1216,8 @@ fn futile(
 
 /// Futility pruning of a move outside the principal variation (see
 /// [`Selectivity::move_futility_depth`]), all but the test of its hint: whether the node's static
-/// value `eval` is so far below alpha that a quiet move is not worth a search. Once a win or loss is proven,
-/// or while every move searched loses, every move is searched.
+/// value `eval` is so far below alpha that a quiet move is not worth a search. Once a win or loss
+/// is proven, or while every move searched loses, every move is searched.
 fn futile_move(selectivity: &Selectivity, eval: i32, depth: i32, alpha: i32, best: i32) -> bool {
     depth <= selectivity.move_futility_depth
         && !score::is_decisive(alpha)
