@@ -20,8 +20,11 @@
 #   GAMES     games (default 20: 10 openings, each with both colours)
 #   TC        c-gomoku-cli time control (default 0/1: no game limit, 1 s per move; MATCH/TURN+INC
 #             in seconds, e.g. 60/5 or 0/0.5)
-#   OPENINGS  openings file in c-gomoku-cli's offset format (default data/gomoku-openings-renju.txt
-#             for renju, data/gomoku-openings-freestyle.txt otherwise)
+#   OPENINGS  openings file, in c-gomoku-cli's offset format or in Tabula's move notation (the
+#             files under data/openings/, `#` comments allowed; converted by
+#             scripts/match/openings-offset.py into OUT/openings.txt); played in file order, so
+#             GAMES=80 takes the first 40 (default data/gomoku-openings-renju.txt for renju,
+#             data/gomoku-openings-freestyle.txt otherwise)
 #   OUT       results directory (default target/matches/rapfi-<rule>-<size>-<date>)
 #   CONCURRENCY  games played at once (default 1); give each game a core of its own
 #   TABULA    a Tabula binary to use as it is (default: build target/release/tabula here)
@@ -77,6 +80,7 @@ fi
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 ln -sf "$(realpath "$TABULA")" "$OUT/pbrain-tabula"
+python3 scripts/match/openings-offset.py "$OPENINGS" --size "$SIZE" > "$OUT/openings.txt"
 
 {
     echo "Tabula $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- src 2>/dev/null || echo '+changes') ($TABULA) vs Rapfi ($RAPFI)"
@@ -96,7 +100,7 @@ trap 'kill "$SAMPLER" 2>/dev/null || true' EXIT
         -engine name=Rapfi cmd="$RAPFI" "${RAPFI_LIMITS[@]}" \
         -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONCURRENCY" \
         -drawafter $((SIZE * SIZE)) \
-        -openings file="$OPENINGS" type=offset order=sequential \
+        -openings file="$OUT/openings.txt" type=offset order=sequential \
         -pgn games.pgn -sgf games.sgf -msg messages.txt -log "$@"
 ) 2>&1 | tee -a "$OUT/summary.txt"
 
