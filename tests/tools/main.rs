@@ -5,6 +5,7 @@ mod analyze;
 mod ccerl_summary;
 mod gomocup_summary;
 mod matches;
+mod move_quality;
 mod openings_offset;
 mod scripts;
 mod selfplay;
