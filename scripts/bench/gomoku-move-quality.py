@@ -13,17 +13,20 @@ distinct move once.
 Neither engine is built by this script. Rapfi without a config.toml next to it uses its classical
 evaluation; both are driven over the Gomocup (Piskvork) protocol, one thread each.
 
-    scripts/bench/gomoku-move-quality.py RAPFI SGF... --build NAME=TABULA [--build NAME=TABULA ...]
+    scripts/bench/gomoku-move-quality.py RAPFI SGF... --build NAME=TABULA[@MS] [--build ...]
         [--movetime 1000] [--judge-time 2000] [--positions 200] [--seed 1] [--jobs 2]
         [--player Tabula] [--from-ply 5] [--decided 1500] [--out FILE.jsonl]
 
 The SGF files are c-gomoku-cli's game records (scripts/match/rapfi-gomocup.sh writes
 games.sgf). Every position after the opening where the engine named --player (default Tabula) was
 to move is a candidate; --positions of them are drawn with --seed, and those Rapfi already scores
-beyond ±--decided (a game decided on the board, or nearly) are left out. Prints, per build, the
-mean and median loss, the share of moves losing 300 points or more (blunders), the share equal to
-Rapfi's own choice, and for each pair of builds the mean difference of their losses on the
-positions where they chose differently, with a 95% interval.
+beyond ±--decided (a game decided on the board, or nearly) are left out. A build's `@MS` gives it
+its own time a move instead of --movetime (the same binary at two times calibrates the bench).
+Prints, per build, the mean and median loss, the share of moves losing 300 points or more
+(blunders), of moves into a lost game (Rapfi finds a win for the opponent after the move), the
+share equal to Rapfi's own choice, and for each pair of builds, on the positions where their moves
+differ, which move Rapfi scored higher how often and the mean difference of their losses, with a
+95% interval.
 
 Rapfi's scores: its `Eval` of the last MESSAGE line of each search, in its own units; a win or
 loss in N plies (`M N`) counts as ±(20000 - N). Losses are capped at 3000, so that one missed win
@@ -121,7 +124,7 @@ def main():
     parser.add_argument("rapfi", help="a pbrain-rapfi binary (the judge)")
     parser.add_argument("sgf", nargs="+", help="c-gomoku-cli game records")
     parser.add_argument("--build", action="append", required=True,
-                        help="NAME=TABULA: a build to judge (give two or more to compare)")
+                        help="NAME=TABULA[@MS]: a build to judge (give two or more to compare)")
     parser.add_argument("--movetime", type=int, default=1000, help="each build's time a move, ms")
     parser.add_argument("--judge-time", type=int, default=2000, help="Rapfi's time a position, ms")
     parser.add_argument("--positions", type=int, default=200, help="positions drawn")
@@ -137,9 +140,10 @@ def main():
     builds = []
     for text in arguments.build:
         name, _, binary = text.partition("=")
-        if not binary:
-            sys.exit(f"--build wants NAME=TABULA, not {text!r}")
-        builds.append((name, binary))
+        binary, _, milliseconds = binary.partition("@")
+        if not binary or (milliseconds and not milliseconds.isdigit()):
+            sys.exit(f"--build wants NAME=TABULA or NAME=TABULA@MS, not {text!r}")
+        builds.append((name, binary, int(milliseconds or arguments.movetime)))
     positions = [position for path in arguments.sgf
                  for position in sgf_positions(path, arguments.player)
                  if len(position[2]) >= arguments.from_ply]
@@ -157,9 +161,9 @@ def main():
           f"(within ±{arguments.decided})", file=sys.stderr)
 
     chosen = {}
-    for name, binary in builds:
+    for name, binary, milliseconds in builds:
         chosen[name] = dict(zip(kept, pool.map(
-            lambda index: think(binary, *positions[index], arguments.movetime)[0], kept)))
+            lambda index: think(binary, *positions[index], milliseconds)[0], kept)))
     # Each distinct move once: the opponent to move, so the score is negated.
     after = {}
     wanted = sorted({(index, move) for moves in chosen.values()
@@ -177,14 +181,14 @@ def main():
     for item, value in zip(wanted, pool.map(judge, wanted)):
         after[item] = value
 
-    losses = {name: {} for name, _ in builds}
+    losses = {name: {} for name, _, _ in builds}
     records = []
     for index in kept:
         rule, size, moves = positions[index]
         record = {"rule": rule, "size": size,
                   "moves": " ".join(point_name(move) for move in moves),
                   "rapfi": {"move": point_name(before[index][0]), "eval": before[index][1]}}
-        for name, _ in builds:
+        for name, _, _ in builds:
             move = chosen[name][index]
             if move is None or after[(index, move)] is None:
                 continue
@@ -197,15 +201,20 @@ def main():
             for record in records:
                 out.write(json.dumps(record) + "\n")
 
-    print("| build | positions | mean loss | median loss | blunders (loss >= 300) | Rapfi's move |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for name, _ in builds:
+    def share(count, total):
+        return f"{count} ({100 * count / total:.1f}%)"
+
+    print("| build | positions | mean loss | median loss | blunders (loss >= 300) "
+          "| into a lost game | Rapfi's move |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, _, _ in builds:
         values = list(losses[name].values())
         same = sum(1 for index in losses[name] if chosen[name][index] == before[index][0])
         blunders = sum(1 for value in values if value >= BLUNDER)
+        lost = sum(1 for index in losses[name] if after[(index, chosen[name][index])] <= -MATE // 2)
         print(f"| {name} | {len(values)} | {statistics.mean(values):.1f} | "
-              f"{statistics.median(values):.0f} | {blunders} ({100 * blunders / len(values):.1f}%) | "
-              f"{same} ({100 * same / len(values):.1f}%) |")
+              f"{statistics.median(values):.0f} | {share(blunders, len(values))} | "
+              f"{share(lost, len(values))} | {share(same, len(values))} |")
     for first in range(len(builds)):
         for second in range(first + 1, len(builds)):
             a, b = builds[first][0], builds[second][0]
@@ -220,9 +229,12 @@ def main():
                            for index in differing]
             mean = statistics.mean(differences)
             half = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences))
+            better = sum(1 for difference in differences if difference < 0)
+            worse = sum(1 for difference in differences if difference > 0)
             print(f"{a} - {b}: {len(differing)} of {len(common)} positions with different "
-                  f"moves; mean loss difference {mean:+.1f} (95% {mean - half:+.1f} .. "
-                  f"{mean + half:+.1f}); lower is better for {a}")
+                  f"moves; Rapfi prefers {a}'s move {better} times, {b}'s {worse}; mean loss "
+                  f"difference {mean:+.1f} (95% {mean - half:+.1f} .. {mean + half:+.1f}); "
+                  f"lower is better for {a}")
 
 
 if __name__ == "__main__":

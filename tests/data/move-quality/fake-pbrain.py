@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """A stand-in Gomocup engine for the move-quality bench's test, chosen by the name it runs under.
 
-`judge` scores a position for the side to move as the sum of its stones' x minus the opponent's
-(or `+M3` once 12 stones are on the board) and plays like `high`; `high` plays the empty point
-with the largest x (then the smallest y), `low` the one with the smallest x.
+`judge` scores a position for the side to move as the sum of its stones' x minus the opponent's,
+as a win (`+M3`) once 12 stones are on the board or when the opponent has a stone at x = 0, and
+plays like `high`; `high` plays the empty point with the largest x (then the smallest y), `low`
+the one with the smallest x.
 """
 import os
 import sys
@@ -25,7 +26,7 @@ for line in sys.stdin:
         else:
             move = max(empty, key=lambda point: (point[0], -point[1]))
         if mode == "judge":
-            if len(board) >= 12:
+            if len(board) >= 12 or any(x == 0 and own == 2 for (x, _), own in board.items()):
                 value = "+M3"
             else:
                 value = sum(x if own == 1 else -x for (x, _), own in board.items())
