@@ -420,6 +420,38 @@ fn gomoku_exact_proves_a_win_or_says_unknown() {
 }
 
 #[test]
+fn a_gomoku_solve_stopped_by_the_time_gives_each_position_a_line() {
+    // With --movetime the threat solver is stopped by the clock; the run wrote no line at all
+    // and said "analysed 0 positions", the first stop ending the worker's whole share. The first
+    // position keeps the solver busy for longer than 20 ms.
+    let directory = scratch("gomoku-exact-time");
+    let file = directory.join("positions.txt");
+    let positions = ["j5 g8 g7 h8 i5 h9 i8", "h8 h9 i8 i9 j8 j9", "h8 i9 j8 g7"];
+    std::fs::write(&file, positions.join("\n") + "\n").unwrap();
+    let output = analyze(&[
+        "--game",
+        "gomoku",
+        "--exact",
+        "--movetime",
+        "20",
+        "--threads",
+        "1",
+        "--quiet",
+        file.to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let mut records = json_lines(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(records.len(), 3, "{records:?}");
+    records.sort_by_key(|record| record["index"].as_u64());
+    let stopped = "not solved in the time given (--movetime)";
+    assert_eq!(records[0]["error"], stopped, "{}", records[0]);
+    assert_eq!(records[1]["score"]["kind"], "win", "{}", records[1]);
+    let answered = records[2]["result"] == "unknown" || records[2]["error"] == stopped;
+    assert!(answered, "{}", records[2]);
+    let _ = std::fs::remove_dir_all(&directory);
+}
+
+#[test]
 fn a_level_out_of_range_is_said_in_words() {
     let output = analyze(&["--level", "9", "-"]);
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -28,11 +28,7 @@ fn convert(name: &str, text: &str, size: &str) -> Output {
 fn moves_become_offsets_from_the_centre_with_rows_counted_from_the_top() {
     // h8 is the centre of 15x15; i9 lies one column right and one row up, which c-gomoku-cli
     // counts as y - 1. Comments and blank lines are skipped; offset lines pass unchanged.
-    let output = convert(
-        "moves",
-        "# a comment\n\nh8 i9 a1\n0,0, -1,0, 3,-1\n",
-        "15",
-    );
+    let output = convert("moves", "# a comment\n\nh8 i9 a1\n0,0, -1,0, 3,-1\n", "15");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

@@ -341,6 +341,8 @@ pub fn run_analysis(args: &AnalyzeArgs, interrupt: &Interrupt) -> Result<()> {
                     let item = &input.items[index];
                     let source = &input.sources[item.source];
                     match search::analyse(session.as_mut(), item, index, total, source, task) {
+                        // Ctrl-C may have stopped the solve that failed: leave it for --resume.
+                        Some(record) if record.error.is_some() && interrupt.is_raised() => break,
                         Some(record) => {
                             if sender.send(record).is_err() {
                                 break;

@@ -21,7 +21,8 @@ pub struct Task {
 }
 
 /// Analyses `item` in `session`. `None` when the search was stopped before it gave anything
-/// (an interrupted run), so that the position is left for `--resume`.
+/// (an interrupted run), so that the position is left for `--resume`; an exact solve stopped by
+/// the time limit gives a record with an error instead.
 pub fn analyse(
     session: &mut dyn Session,
     item: &Item,
@@ -92,6 +93,10 @@ pub fn analyse(
     match found {
         Ok(report) if !report.lines.is_empty() => record.fill(&report, task.multipv),
         Ok(_) => record.error = Some("the search found no move".to_string()),
+        // An exact solve stopped by its hard time is an answer too; any other stop is Ctrl-C.
+        Err(EngineError::Stopped) if task.exact && task.limits.hard_time.is_some() => {
+            record.error = Some("not solved in the time given (--movetime)".to_string())
+        }
         Err(EngineError::Stopped) => return None,
         // A solver that proves only wins (Gomoku's threat search) leaves the rest open: that is
         // an answer, not a failure.
