@@ -41,8 +41,9 @@ import math
 import random
 import re
 import statistics
-import subprocess
 import sys
+
+from gomocup_engine import search
 
 CAP = 3000
 BLUNDER = 300
@@ -68,50 +69,17 @@ def sgf_positions(path, player):
     return found
 
 
-def board_lines(moves):
-    """Piskvork BOARD lines: 1 for the side to move's stones, 2 for the opponent's."""
-    lines = []
-    for index, (x, y) in enumerate(moves):
-        own = (len(moves) - index) % 2 == 0
-        lines.append(f"{x},{y},{1 if own else 2}")
-    return lines
-
-
 def think(binary, rule, size, moves, milliseconds):
-    """One search over Piskvork; returns (move, eval or None)."""
-    engine = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    commands = [f"START {size}", f"INFO rule {rule}", "INFO thread_num 1",
-                f"INFO timeout_turn {milliseconds}", "INFO timeout_match 1000000000",
-                "INFO time_left 1000000000", "INFO max_memory 268435456", "BOARD",
-                *board_lines(moves), "DONE"]
-    engine.stdin.write("".join(line + "\n" for line in commands))
-    engine.stdin.flush()
-    move, value = None, None
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            break
-        line = line.strip()
-        if re.fullmatch(r"\d+,\d+", line):
-            x, y = line.split(",")
-            move = (int(x), int(y))
-            break
+    """One search; returns (move, Rapfi's `Eval` of its last MESSAGE line or None)."""
+    move, printed = search(binary, rule, size, moves, milliseconds)
+    value = None
+    for line in printed:
         evaluation = re.search(r"\| Eval ([+-]?)(M?)(\d+) \|", line)
         if evaluation:
             sign, mate, number = evaluation.groups()
             # A win in N plies (`M N`) counts as more than any heuristic score.
             value = MATE - int(number) if mate else int(number)
             value = -value if sign == "-" else value
-    try:
-        engine.stdin.write("END\n")
-        engine.stdin.flush()
-    except BrokenPipeError:
-        pass
-    try:
-        engine.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        engine.kill()
     return move, value
 
 

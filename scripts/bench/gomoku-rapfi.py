@@ -22,8 +22,9 @@ marked `*` and left out of the medians.
 """
 import re
 import statistics
-import subprocess
 import sys
+
+from gomocup_engine import search
 
 # (name, rule, size, moves): rule 0 freestyle, 1 standard (exactly five), 4 renju.
 POSITIONS = [
@@ -53,15 +54,6 @@ def parse_moves(text):
             for letter, number in re.findall(r"([a-z])(\d+)", text)]
 
 
-def board_lines(moves):
-    """Piskvork BOARD lines: 1 for the side to move's stones, 2 for the opponent's."""
-    lines = []
-    for index, (x, y) in enumerate(moves):
-        own = (len(moves) - index) % 2 == 0
-        lines.append(f"{x},{y},{1 if own else 2}")
-    return lines
-
-
 def scaled(number, suffix):
     return float(number) * {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[suffix]
 
@@ -71,24 +63,10 @@ def milliseconds(number, unit):
 
 
 def think(binary, rule, size, moves, budget):
-    """One search; returns dict(depth, nodes, nps, time) from the engine's last MESSAGE line."""
-    engine = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    commands = [f"START {size}", f"INFO rule {rule}", "INFO thread_num 1",
-                f"INFO timeout_turn {budget}", "INFO timeout_match 1000000000",
-                "INFO time_left 1000000000", "INFO max_memory 268435456", "BOARD",
-                *board_lines(moves), "DONE"]
-    engine.stdin.write("".join(line + "\n" for line in commands))
-    engine.stdin.flush()
+    """One search; returns dict(move, depth, nodes, nps, time) from the engine's last MESSAGE line."""
+    move, printed = search(binary, rule, size, moves, budget)
     result = {}
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            break
-        line = line.strip()
-        if re.fullmatch(r"\d+,\d+", line):
-            result["move"] = line
-            break
+    for line in printed:
         tabula = re.search(r"depth (\d+)-(\d+) .*nodes (\d+) nps (\d+) time (\d+)", line)
         rapfi = re.search(r"Speed ([\d.]+)([KMG]?) \| Depth (\d+)-(\d+) .*Node ([\d.]+)([KMG]?)"
                           r" \| Time ([\d.]+)(ms|s|min|m|h)", line)
@@ -101,12 +79,8 @@ def think(binary, rule, size, moves, budget):
                       "nodes": scaled(rapfi.group(5), rapfi.group(6)),
                       "nps": scaled(rapfi.group(1), rapfi.group(2)),
                       "time": milliseconds(rapfi.group(7), rapfi.group(8))}
-    try:
-        engine.stdin.write("END\n")
-        engine.stdin.flush()
-    except BrokenPipeError:
-        pass
-    engine.wait(timeout=30)
+    if move is not None:
+        result["move"] = f"{move[0]},{move[1]}"
     return result
 
 
