@@ -28,6 +28,10 @@ share equal to Rapfi's own choice, and for each pair of builds, on the positions
 differ, which move Rapfi scored higher how often and the mean difference of their losses, with a
 95% interval.
 
+Calibrated on two cores (docs/results/gomoku.md, 2026-11-28), it did not separate one build at
+1000 ms a move from the same build at 250 ms over 138-180 positions: do not accept or reject a
+change on its word until a larger run separates such a time odds.
+
 Rapfi's scores: its `Eval` of the last MESSAGE line of each search, in its own units; a win or
 loss in N plies (`M N`) counts as ±(20000 - N). Losses are capped at 3000, so that one missed win
 does not outweigh everything else. A position after a move that Rapfi answers without a score (a
