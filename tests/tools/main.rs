@@ -3,6 +3,7 @@
 
 mod analyze;
 mod ccerl_summary;
+mod even_openings;
 mod gomocup_summary;
 mod matches;
 mod move_quality;
