@@ -5,6 +5,9 @@ Imported by scripts/bench/gomoku-rapfi.py and scripts/bench/gomoku-move-quality.
 import re
 import subprocess
 
+# A win in N plies (Rapfi's `M N`) scores MATE - N, more than any heuristic score.
+MATE = 20000
+
 
 def board_lines(moves):
     """Piskvork BOARD lines: 1 for the side to move's stones, 2 for the opponent's."""
@@ -47,3 +50,17 @@ def search(binary, rule, size, moves, milliseconds):
     except subprocess.TimeoutExpired:
         engine.kill()
     return move, printed
+
+
+def last_eval(printed):
+    """The `Eval` of the last of `printed` lines that has one (Rapfi's MESSAGE lines), for the side
+    to move: (score, proven), a proven win or loss in N plies scoring ±(MATE - N); (None, False)
+    when no line has one."""
+    value, proven = None, False
+    for line in printed:
+        found = re.search(r"\| Eval ([+-]?)(M?)(\d+) \|", line)
+        if found:
+            sign, mate, number = found.groups()
+            value = MATE - int(number) if mate else int(number)
+            value, proven = (-value if sign == "-" else value), bool(mate)
+    return value, proven

@@ -47,11 +47,10 @@ import re
 import statistics
 import sys
 
-from gomocup_engine import search
+from gomocup_engine import MATE, last_eval, search
 
 CAP = 3000
 BLUNDER = 300
-MATE = 20000
 
 
 def sgf_positions(path, player):
@@ -76,15 +75,7 @@ def sgf_positions(path, player):
 def think(binary, rule, size, moves, milliseconds):
     """One search; returns (move, Rapfi's `Eval` of its last MESSAGE line or None)."""
     move, printed = search(binary, rule, size, moves, milliseconds)
-    value = None
-    for line in printed:
-        evaluation = re.search(r"\| Eval ([+-]?)(M?)(\d+) \|", line)
-        if evaluation:
-            sign, mate, number = evaluation.groups()
-            # A win in N plies (`M N`) counts as more than any heuristic score.
-            value = MATE - int(number) if mate else int(number)
-            value = -value if sign == "-" else value
-    return move, value
+    return move, last_eval(printed)[0]
 
 
 def point_name(point):

@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-from gomocup_engine import search  # noqa: E402
+from gomocup_engine import last_eval, search  # noqa: E402
 
 OFFSET = re.compile(r"^\s*-?\d+\s*,\s*-?\d+(\s*,\s*-?\d+\s*,\s*-?\d+)*\s*$")
 MOVE = re.compile(r"^([a-z])(\d+)$")
@@ -41,13 +41,8 @@ def points(line, size):
 def score(judge, rule, size, stones, milliseconds):
     """The judge's Eval for the side to move, or None for a proven result or no score."""
     _, printed = search(judge, rule, size, stones, milliseconds)
-    value = None
-    for line in printed:
-        found = re.search(r"\| Eval ([+-]?)(M?)(\d+) \|", line)
-        if found:
-            sign, mate, number = found.groups()
-            value = None if mate else int(sign + number)
-    return value
+    value, proven = last_eval(printed)
+    return None if proven else value
 
 
 def main():
