@@ -395,28 +395,32 @@ fn a_position_gets_the_same_answer_alone_and_inside_a_file() {
     let _ = std::fs::remove_dir_all(&directory);
 }
 
-#[test]
-fn gomoku_exact_proves_a_win_or_says_unknown() {
-    let directory = scratch("gomoku-exact");
+/// `tabula analyze --game gomoku --exact --quiet` with `options` on `positions`, one a line: its
+/// records in the positions' order, once the run has succeeded.
+fn gomoku_exact(name: &str, positions: &[&str], options: &[&str]) -> Vec<serde_json::Value> {
+    let directory = scratch(name);
     let file = directory.join("positions.txt");
-    // Black to move with an open three: a forced win. White to move after two black stones: open.
-    std::fs::write(&file, "h8 h9 i8 i9 j8 j9\nh8 i9 j8\n").unwrap();
-    let output = analyze(&[
-        "--game",
-        "gomoku",
-        "--exact",
-        "--quiet",
-        file.to_str().unwrap(),
-    ]);
+    std::fs::write(&file, positions.join("\n") + "\n").unwrap();
+    let mut arguments = vec!["--game", "gomoku", "--exact", "--quiet"];
+    arguments.extend_from_slice(options);
+    arguments.push(file.to_str().unwrap());
+    let output = analyze(&arguments);
     assert!(output.status.success());
     let mut records = json_lines(&String::from_utf8(output.stdout).unwrap());
     records.sort_by_key(|record| record["index"].as_u64());
+    let _ = std::fs::remove_dir_all(&directory);
+    records
+}
+
+#[test]
+fn gomoku_exact_proves_a_win_or_says_unknown() {
+    // Black to move with an open three: a forced win. White to move after two black stones: open.
+    let records = gomoku_exact("gomoku-exact", &["h8 h9 i8 i9 j8 j9", "h8 i9 j8"], &[]);
     assert_eq!(records[0]["score"]["kind"], "win", "{}", records[0]);
     assert!(records[0]["error"].is_null(), "{}", records[0]);
     // Before, an error ("no result proven"): the threat solver proves wins only.
     assert_eq!(records[1]["result"], "unknown", "{}", records[1]);
     assert!(records[1]["error"].is_null(), "{}", records[1]);
-    let _ = std::fs::remove_dir_all(&directory);
 }
 
 #[test]
@@ -424,31 +428,15 @@ fn a_gomoku_solve_stopped_by_the_time_gives_each_position_a_line() {
     // With --movetime the threat solver is stopped by the clock; the run wrote no line at all
     // and said "analysed 0 positions", the first stop ending the worker's whole share. The first
     // position keeps the solver busy for longer than 20 ms.
-    let directory = scratch("gomoku-exact-time");
-    let file = directory.join("positions.txt");
     let positions = ["j5 g8 g7 h8 i5 h9 i8", "h8 h9 i8 i9 j8 j9", "h8 i9 j8 g7"];
-    std::fs::write(&file, positions.join("\n") + "\n").unwrap();
-    let output = analyze(&[
-        "--game",
-        "gomoku",
-        "--exact",
-        "--movetime",
-        "20",
-        "--threads",
-        "1",
-        "--quiet",
-        file.to_str().unwrap(),
-    ]);
-    assert!(output.status.success());
-    let mut records = json_lines(&String::from_utf8(output.stdout).unwrap());
+    let options = ["--movetime", "20", "--threads", "1"];
+    let records = gomoku_exact("gomoku-exact-time", &positions, &options);
     assert_eq!(records.len(), 3, "{records:?}");
-    records.sort_by_key(|record| record["index"].as_u64());
     let stopped = "not solved in the time given (--movetime)";
     assert_eq!(records[0]["error"], stopped, "{}", records[0]);
     assert_eq!(records[1]["score"]["kind"], "win", "{}", records[1]);
     let answered = records[2]["result"] == "unknown" || records[2]["error"] == stopped;
     assert!(answered, "{}", records[2]);
-    let _ = std::fs::remove_dir_all(&directory);
 }
 
 #[test]
