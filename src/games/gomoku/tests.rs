@@ -641,10 +641,34 @@ fn incremental_threats_equal_rebuilt_ones() {
                     let mv = moves[rng.random_range(0..moves.len())];
                     played.push((mv, game.play_unchecked(mv)));
                 }
-                while let Some((mv, undo)) = played.pop() {
-                    game.undo(mv, undo);
+                // Undo restores the entries the journal saved; a copy has no journal for the
+                // moves before it and reads the tables again, then journals its own moves.
+                let mut copy = game.clone();
+                let mut copy_played = played.clone();
+                let mut extra = Vec::new();
+                copy.search_moves(&mut moves);
+                for &mv in moves.iter().take(3) {
+                    if copy.outcome().is_none() {
+                        extra.push((mv, copy.play_unchecked(mv)));
+                    }
                 }
-                assert!(game == Gomoku::new(size, rule).unwrap());
+                while let Some((mv, undo)) = extra.pop() {
+                    copy.undo(mv, undo);
+                }
+                for (position, history) in [(&mut game, &mut played), (&mut copy, &mut copy_played)]
+                {
+                    while let Some((mv, undo)) = history.pop() {
+                        position.undo(mv, undo);
+                        let mut rebuilt = position.clone();
+                        rebuilt.rebuild_threats();
+                        assert!(
+                            rebuilt.threats == position.threats,
+                            "threats differ after undo at {}",
+                            position.position_string()
+                        );
+                    }
+                    assert!(*position == Gomoku::new(size, rule).unwrap());
+                }
             }
         }
     }

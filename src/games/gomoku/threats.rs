@@ -238,7 +238,54 @@ pub struct Threats {
     sizes: [[i32; KIND_COUNT]; 2],
     /// By colour and pattern: how many (empty point, direction) pairs make it.
     counts: [[i32; PATTERN_COUNT]; 2],
+    /// The entries each stone in play changed, for its undo.
+    journal: Journal,
 }
+
+/// A point's threat entries as they were before a stone changed them.
+#[derive(Clone, Copy)]
+struct SavedPoint {
+    point: u16,
+    patterns: [[Pattern; DIRECTIONS]; 2],
+    tallies: [u16; 2],
+    kinds: [u8; 2],
+}
+
+/// What one stone changed: where its points start in [`Journal::points`], and the pattern counts
+/// before it.
+#[derive(Clone, Copy)]
+struct Frame {
+    point: u16,
+    /// The number of stones on the board with this one.
+    stones: u16,
+    start: u32,
+    counts: [[i32; PATTERN_COUNT]; 2],
+}
+
+/// The threat entries that each stone on the board changed when it was placed, so that taking it
+/// off restores them instead of reading the pattern tables again (the search takes back every
+/// stone it places). A copy of a position starts with an empty journal, and a stone with no frame
+/// (placed before the copy, or taken off out of order) is taken off by reading the tables.
+#[derive(Default)]
+struct Journal {
+    frames: Vec<Frame>,
+    points: Vec<SavedPoint>,
+}
+
+impl Clone for Journal {
+    fn clone(&self) -> Self {
+        Journal::default()
+    }
+}
+
+/// The journal is a cache of how the tables got here, not part of what they say.
+impl PartialEq for Journal {
+    fn eq(&self, _: &Journal) -> bool {
+        true
+    }
+}
+
+impl Eq for Journal {}
 
 impl Default for Threats {
     fn default() -> Self {
@@ -249,6 +296,7 @@ impl Default for Threats {
             sets: [[PointSet::default(); KIND_COUNT]; 2],
             sizes: [[0; KIND_COUNT]; 2],
             counts: [[0; PATTERN_COUNT]; 2],
+            journal: Journal::default(),
         }
     }
 }
@@ -312,6 +360,60 @@ impl Threats {
     #[inline]
     fn refresh_kinds(&mut self, colour: Player, point: usize, forbids: bool) {
         let kinds = kinds_of_tally(self.tallies[colour][point], forbids);
+        self.set_kinds(colour, point, kinds);
+    }
+
+    /// Opens the journal's frame for a stone placed on `point`, the `stones`th on the board.
+    #[inline]
+    fn open_frame(&mut self, point: usize, stones: usize) {
+        let frame = Frame {
+            point: point as u16,
+            stones: stones as u16,
+            start: self.journal.points.len() as u32,
+            counts: self.counts,
+        };
+        self.journal.frames.push(frame);
+    }
+
+    /// Saves `point`'s entries in the open frame.
+    #[inline]
+    fn save(&mut self, point: usize) {
+        self.journal.points.push(SavedPoint {
+            point: point as u16,
+            patterns: [self.patterns[0][point], self.patterns[1][point]],
+            tallies: [self.tallies[0][point], self.tallies[1][point]],
+            kinds: [self.kinds[0][point], self.kinds[1][point]],
+        });
+    }
+
+    /// Restores what the stone on `point`, the `stones`th on the board, changed, if its frame is
+    /// the journal's last; returns whether it was (otherwise the journal is emptied).
+    fn restore(&mut self, point: usize, stones: usize) -> bool {
+        let Some(frame) = self.journal.frames.pop() else {
+            return false;
+        };
+        if usize::from(frame.point) != point || usize::from(frame.stones) != stones {
+            self.journal.frames.clear();
+            self.journal.points.clear();
+            return false;
+        }
+        let saved = std::mem::take(&mut self.journal.points);
+        for entry in &saved[frame.start as usize..] {
+            let point = usize::from(entry.point);
+            for colour in 0..2 {
+                self.patterns[colour][point] = entry.patterns[colour];
+                self.tallies[colour][point] = entry.tallies[colour];
+                self.set_kinds(colour, point, entry.kinds[colour]);
+            }
+        }
+        self.journal.points = saved;
+        self.journal.points.truncate(frame.start as usize);
+        self.counts = frame.counts;
+        true
+    }
+
+    #[inline]
+    fn set_kinds(&mut self, colour: Player, point: usize, kinds: u8) {
         let old = std::mem::replace(&mut self.kinds[colour][point], kinds);
         let mut changed = old ^ kinds;
         while changed != 0 {
@@ -404,10 +506,18 @@ impl Gomoku {
     /// Brings the threat tables up to date after a stone was put on or taken off `point` (the
     /// line masks and cells already changed).
     pub(super) fn refresh_threats(&mut self, point: usize) {
+        let now_empty = self.cells[point] == 0;
+        if now_empty {
+            if self.threats.restore(point, self.stones + 1) {
+                return;
+            }
+        } else {
+            self.threats.open_frame(point, self.stones);
+            self.threats.save(point);
+        }
         let geometry = geometry(self.size);
         let table = self.rule.pair_table();
         let reach = self.rule.pattern_reach();
-        let now_empty = self.cells[point] == 0;
         for direction in 0..DIRECTIONS {
             let placement = geometry.placements[point][direction];
             let line = placement.line as usize;
@@ -430,6 +540,9 @@ impl Gomoku {
                 let other_offset = empty.trailing_zeros() as usize;
                 empty &= empty - 1;
                 let other = geometry.point(line, other_offset);
+                if !now_empty {
+                    self.threats.save(other);
+                }
                 let pair = table.get(code, other_offset);
                 for colour in 0..2 {
                     let pattern = PairTable::pattern(pair, colour);
