@@ -4,6 +4,7 @@
 //! hashing, move codes and the text forms agree with each other.
 
 use crate::game::error::GameError;
+use crate::game::hooks::SearchHooks;
 use crate::game::rules::{MoveCode, Rules};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -11,7 +12,7 @@ use std::collections::HashSet;
 
 /// Plays `games` random games from `start` (at most `max_plies` plies each) and checks every position
 /// on the way. Panics with a description of the first inconsistency.
-pub fn check_random_games<G: Rules>(start: &G, games: usize, max_plies: usize, seed: u64) {
+pub fn check_random_games<G: SearchHooks>(start: &G, games: usize, max_plies: usize, seed: u64) {
     let mut rng = SmallRng::seed_from_u64(seed);
     for _ in 0..games {
         let mut position = start.clone();
@@ -35,7 +36,7 @@ pub fn check_random_games<G: Rules>(start: &G, games: usize, max_plies: usize, s
 }
 
 /// Checks one position: see the module documentation.
-pub fn check_position<G: Rules>(position: &G) {
+pub fn check_position<G: SearchHooks>(position: &G) {
     let text = position.position_string();
     assert_eq!(
         position.hash(),
@@ -95,12 +96,16 @@ pub fn check_position<G: Rules>(position: &G) {
             "move code round trip"
         );
         let mut child = position.clone();
+        let known = position.key_after(mv);
         let undo = child.play_unchecked(mv);
         assert_eq!(
             child.hash(),
             child.recompute_hash(),
             "hash after {written} at {text}"
         );
+        if let Some(key) = known {
+            assert_eq!(key, child.hash(), "key after {written} at {text}");
+        }
         assert_ne!(
             child.hash(),
             position.hash(),

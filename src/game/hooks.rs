@@ -160,6 +160,13 @@ pub trait SearchHooks: Rules {
     fn policy_values(&self, moves: &[Self::Move], values: &mut [i32]) {
         self.score_moves(moves, values);
     }
+    /// The [`Rules::hash`] the position will have after `mv`, where the game knows it more cheaply
+    /// than playing the move: the search then fetches the child's table entry while the move is
+    /// played. `None` (the default) fetches it after the move.
+    fn key_after(&self, mv: Self::Move) -> Option<u64> {
+        let _ = mv;
+        None
+    }
     /// The number of moves the game probably still lasts, for time management.
     fn expected_moves_left(&self) -> u32;
     /// The unit of this game's evaluation, so that front-ends can show search scores in it.

@@ -774,8 +774,15 @@ fn child<G: Game, N: NodeKind>(
     node: Node,
     shared: &Shared,
 ) -> i32 {
+    let known = position.key_after(mv);
+    if let Some(key) = known {
+        shared.table.prefetch(key ^ shared.root_key);
+    }
     let undo = position.play_unchecked(mv);
-    shared.table.prefetch(position.hash() ^ shared.root_key);
+    debug_assert!(known.is_none_or(|key| key == position.hash()));
+    if known.is_none() {
+        shared.table.prefetch(position.hash() ^ shared.root_key);
+    }
     let value = if shared.best_reply && mover == shared.root_player {
         best_reply::after_root_move::<G, N>(worker, position, node, shared)
     } else if shared.same_team(mover, position.side_to_move()) {

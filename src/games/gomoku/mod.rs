@@ -768,6 +768,10 @@ impl SearchHooks for Gomoku {
         candidates::search_moves(self, moves);
     }
 
+    fn key_after(&self, mv: GomokuMove) -> Option<u64> {
+        Some(self.hash ^ stone_key(self.side, mv.point()) ^ SIDE_KEY)
+    }
+
     fn evaluate(&self, perspective: Player, strength: Strength) -> i32 {
         let value = evaluation::evaluate(self, strength);
         if perspective == self.side {
