@@ -614,6 +614,17 @@ fn perft_table() {
     }
 }
 
+/// Panics unless `game`'s threat tables equal ones rebuilt from its lines.
+fn assert_threats_rebuilt(game: &Gomoku, when: &str) {
+    let mut rebuilt = game.clone();
+    rebuilt.rebuild_threats();
+    assert!(
+        rebuilt.threats == game.threats,
+        "threats differ {when} at {}",
+        game.position_string()
+    );
+}
+
 #[test]
 fn incremental_threats_equal_rebuilt_ones() {
     use rand::rngs::SmallRng;
@@ -626,13 +637,7 @@ fn incremental_threats_equal_rebuilt_ones() {
                 let mut played = Vec::new();
                 let mut moves = Vec::new();
                 for _ in 0..size * size {
-                    let mut rebuilt = game.clone();
-                    rebuilt.rebuild_threats();
-                    assert!(
-                        rebuilt.threats == game.threats,
-                        "threats differ at {}",
-                        game.position_string()
-                    );
+                    assert_threats_rebuilt(&game, "after play");
                     // Mostly near the stones, so that shapes form.
                     game.search_moves(&mut moves);
                     if moves.is_empty() {
@@ -659,13 +664,7 @@ fn incremental_threats_equal_rebuilt_ones() {
                 {
                     while let Some((mv, undo)) = history.pop() {
                         position.undo(mv, undo);
-                        let mut rebuilt = position.clone();
-                        rebuilt.rebuild_threats();
-                        assert!(
-                            rebuilt.threats == position.threats,
-                            "threats differ after undo at {}",
-                            position.position_string()
-                        );
+                        assert_threats_rebuilt(position, "after undo");
                     }
                     assert!(*position == Gomoku::new(size, rule).unwrap());
                 }
