@@ -397,8 +397,9 @@ impl Threats {
             self.journal.points.clear();
             return false;
         }
-        let saved = std::mem::take(&mut self.journal.points);
-        for entry in &saved[frame.start as usize..] {
+        let start = frame.start as usize;
+        for index in start..self.journal.points.len() {
+            let entry = self.journal.points[index];
             let point = usize::from(entry.point);
             for colour in 0..2 {
                 self.patterns[colour][point] = entry.patterns[colour];
@@ -406,8 +407,7 @@ impl Threats {
                 self.set_kinds(colour, point, entry.kinds[colour]);
             }
         }
-        self.journal.points = saved;
-        self.journal.points.truncate(frame.start as usize);
+        self.journal.points.truncate(start);
         self.counts = frame.counts;
         true
     }
