@@ -114,6 +114,10 @@ pub struct Selectivity {
     /// default. A game whose values move by hundreds between iterations may search its root fewer
     /// times with a wider one.
     pub aspiration_window: i32,
+    /// Before a node (or the root) returns a proven loss, it also searches the moves that the
+    /// game's candidate limit left out ([`SearchHooks::left_out_moves`]): a loss proven over part
+    /// of the moves is no proof, and one of the others may hold.
+    pub widen_losses: bool,
 }
 
 impl Selectivity {
@@ -239,6 +243,12 @@ pub trait SearchHooks: Rules {
     /// move.
     fn keep_root_defences(&self, moves: &mut Vec<Self::Move>, request: &ProofRequest) {
         let _ = (moves, request);
+    }
+    /// The legal moves that [`SearchHooks::search_moves`] leaves out by a limit on their number
+    /// rather than because they lose at once (see [`Selectivity::widen_losses`]), in `moves`
+    /// (cleared first). The default leaves none out.
+    fn left_out_moves(&self, moves: &mut Vec<Self::Move>) {
+        moves.clear();
     }
     /// A quick proof search for a forced win of the side to move within the request's node budget
     /// (Gomoku's threat-space search), which the search calls at its root and at shallow nodes.

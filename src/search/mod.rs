@@ -470,6 +470,7 @@ fn iterate<G: Game>(
         .unwrap_or(MAX_PLY as u32 - 1)
         .clamp(1, MAX_PLY as u32 - 1);
     let mut completed: Option<Iteration<G::Move>> = None;
+    let mut widened = false;
     let mut stability = Stability::default();
     // The times of the main thread's last two iterations, for the time manager's prediction.
     let mut last_time: Option<Duration> = None;
@@ -555,11 +556,15 @@ fn iterate<G: Game>(
             };
             last_time = Some(took);
             let out_of_time = !shared.limits.next_iteration(&times);
+            // A loss over the candidates alone is searched again with the moves they left out.
+            let widening = best_score <= -score::WIN_THRESHOLD
+                && widen_root(root, &mut lines, &mut widened, shared);
             // A proven result within the searched depth cannot change with more depth, unless
             // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
                 .is_some_and(|(margin, plies)| margin == 0 && plies <= depth as usize)
-                && multi_pv == 1;
+                && multi_pv == 1
+                && !widening;
             if out_of_time || proven || shared.stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -571,6 +576,33 @@ fn iterate<G: Game>(
     worker.must_finish = false;
     flush_nodes(worker, shared);
     completed
+}
+
+/// Adds the root moves the game's candidate limit left out to `lines`, once, when the game asks
+/// for it ([`Selectivity::widen_losses`]) and every root move searched loses: true when there
+/// were any, so that the loss is no proof yet.
+fn widen_root<G: Game>(
+    root: &G,
+    lines: &mut Vec<RootLine<G::Move>>,
+    widened: &mut bool,
+    shared: &Shared,
+) -> bool {
+    if *widened || !shared.selectivity.widen_losses {
+        return false;
+    }
+    *widened = true;
+    let mut left_out = Vec::new();
+    root.left_out_moves(&mut left_out);
+    left_out.retain(|mv| lines.iter().all(|line| line.mv != *mv));
+    let added = !left_out.is_empty();
+    lines.extend(left_out.into_iter().map(|mv| RootLine {
+        mv,
+        score: -INFINITY,
+        exact: false,
+        depth: 0,
+        pv: vec![mv],
+    }));
+    added
 }
 
 /// How settled the search looks, to spend more time where the best move or its score is still
@@ -1086,6 +1118,10 @@ fn negamax<G: Game, N: NodeKind>(
         );
         let mut index = 0;
         let mut next_deferred = 0;
+        // The moves the game's candidate limit left out, searched once every other move loses.
+        let mut left_out = Vec::new();
+        let mut widened = false;
+        let mut next_left_out = 0;
         loop {
             let Picked { mv, rank } = match picker.next_move() {
                 Some(picked) => {
@@ -1109,7 +1145,22 @@ fn negamax<G: Game, N: NodeKind>(
                         next_deferred += 1;
                         picked
                     }
-                    None => break,
+                    None => {
+                        if !widened && selectivity.widen_losses && best <= -score::WIN_THRESHOLD {
+                            widened = true;
+                            position.left_out_moves(&mut left_out);
+                        }
+                        match left_out.get(next_left_out) {
+                            Some(&mv) => {
+                                next_left_out += 1;
+                                Picked {
+                                    mv,
+                                    rank: Rank::Ordinary,
+                                }
+                            }
+                            None => break,
+                        }
+                    }
                 },
             };
             // Move-count pruning, once a move that does not lose is known.

@@ -31,6 +31,9 @@ struct Pile {
     /// Moves made, passes included: part of the position, so that equal positions are equally
     /// far from the root and a table entry always answers for the depth it was stored at.
     plies: u8,
+    /// Whether the search's candidates leave out taking three stones, as
+    /// a game with a limit on its candidates would (see `SearchHooks::left_out_moves`).
+    limited: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +60,7 @@ impl Pile {
             scores: [0; MAX_PLAYERS],
             side: 0,
             plies: 0,
+            limited: false,
         }
     }
 }
@@ -225,6 +229,20 @@ impl SearchHooks for Pile {
 
     fn expected_moves_left(&self) -> u32 {
         self.pile as u32
+    }
+
+    fn search_moves(&self, moves: &mut Vec<Take>) {
+        self.generate_moves(moves);
+        if self.limited {
+            moves.retain(|&mv| mv != Take::Stones(3));
+        }
+    }
+
+    fn left_out_moves(&self, moves: &mut Vec<Take>) {
+        moves.clear();
+        if self.limited && self.pile >= 3 {
+            moves.push(Take::Stones(3));
+        }
     }
 
     fn null_move(&self) -> Option<Take> {
@@ -648,4 +666,34 @@ fn the_aspiration_window_changes_the_work_not_the_value() {
         aspiration_window(&Selectivity::default()),
         super::ASPIRATION_WINDOW
     );
+}
+
+#[test]
+fn a_loss_is_proven_over_the_moves_the_candidate_limit_left_out_too() {
+    use crate::game::Selectivity;
+    let widening = Selectivity {
+        widen_losses: true,
+        ..Selectivity::default()
+    };
+    let mut false_losses = 0;
+    for pile in 2..=9 {
+        for lead in -3..=3 {
+            let mut root = Pile::new(2, pile);
+            root.scores[0] = lead.max(0);
+            root.scores[1] = (-lead).max(0);
+            let exact = negamax(&root, 12, 0);
+            root.limited = true;
+            let plain = searched_with(&root, 12, MultiplayerSearch::Paranoid, None);
+            let widened = searched_with(&root, 12, MultiplayerSearch::Paranoid, Some(widening));
+            if plain <= -score::WIN_THRESHOLD && exact > -score::WIN_THRESHOLD {
+                false_losses += 1;
+            }
+            // A claimed loss must be a loss over every move.
+            if widened <= -score::WIN_THRESHOLD {
+                assert!(exact <= -score::WIN_THRESHOLD, "pile {pile}, lead {lead}");
+            }
+        }
+    }
+    // Without the widening the limit makes the search claim losses that are not there.
+    assert!(false_losses > 0);
 }

@@ -26,7 +26,7 @@ fn search(game: &Gomoku, depth: u32, threads: usize, strength: u8) -> SearchOutc
 /// Pruning far more selective than any a game would ask for: futility pruning of nodes and of
 /// moves (whatever their hint) and razoring at every depth with no margin, move-count pruning
 /// everywhere, late-move reductions four times Gomoku's, the single-reply extension, and internal
-/// iterative reduction from two plies, under the search's own aspiration window (with a window of
+/// iterative reduction from two plies, no widening before a loss, under the search's own aspiration window (with a window of
 /// one point, so unsound a search played the move that loses to the opponent's threat win at
 /// depth 6).
 const RECKLESS: Selectivity = Selectivity {
@@ -42,6 +42,7 @@ const RECKLESS: Selectivity = Selectivity {
     move_futility_margin: 0,
     move_futility_hint: i32::MAX,
     aspiration_window: 0,
+    widen_losses: false,
 };
 
 /// The game's own selectivity and [`RECKLESS`].

@@ -103,16 +103,40 @@ impl Gomoku {
 /// The search's candidates (see the module documentation).
 pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
     moves.clear();
-    if game.outcome().is_some() {
+    if game.outcome().is_some() || forced_moves(game, moves) {
         return;
     }
+    neighbourhood(game, moves);
+    if moves.is_empty() {
+        game.generate_moves(moves);
+    }
+    keep_best(game, moves);
+}
+
+/// The points near the stones that [`search_moves`] leaves out of a quiet position by its
+/// [`WIDTH`] limit, in `moves`; none in a position where a threat decides the candidates.
+pub fn left_out(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
+    moves.clear();
+    if game.outcome().is_some() || forced_moves(game, moves) {
+        moves.clear();
+        return;
+    }
+    neighbourhood(game, moves);
+    let mut kept = moves.clone();
+    keep_best(game, &mut kept);
+    moves.retain(|mv| !kept.contains(mv));
+}
+
+/// The candidates of rules 1 to 4 of the module documentation, in `moves` (empty on entry): true
+/// when one of them applies, false for a quiet position.
+fn forced_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) -> bool {
     let side = game.side;
     let opponent = side ^ 1;
     let threats = &game.threats;
     let fives = threats.points(side, Kind::Five);
     if !fives.is_empty() {
         moves.extend(fives.iter().map(|point| GomokuMove(point as u16)));
-        return;
+        return true;
     }
     let blocks = threats.points(opponent, Kind::Five);
     if !blocks.is_empty() {
@@ -126,25 +150,21 @@ pub fn search_moves(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
             moves.clear();
             moves.push(choice);
         }
-        return;
+        return true;
     }
     let wins = game.open_four_points(side);
     if !wins.is_empty() {
         game.push_allowed(&wins, moves);
-        return;
+        return true;
     }
     if let Some(defences) = game.defences(opponent) {
         let replies = defences.union(threats.points(side, Kind::Four));
         game.push_allowed(&replies, moves);
         if !moves.is_empty() {
-            return;
+            return true;
         }
     }
-    neighbourhood(game, moves);
-    if moves.is_empty() {
-        game.generate_moves(moves);
-    }
-    keep_best(game, moves);
+    false
 }
 
 /// Quiet positions keep at most this many candidates, the best by [`score_moves`].

@@ -761,11 +761,16 @@ const SELECTIVITY: Selectivity = Selectivity {
     move_futility_margin: 0,
     move_futility_hint: 0,
     aspiration_window: 100,
+    widen_losses: true,
 };
 
 impl SearchHooks for Gomoku {
     fn search_moves(&self, moves: &mut Vec<GomokuMove>) {
         candidates::search_moves(self, moves);
+    }
+
+    fn left_out_moves(&self, moves: &mut Vec<GomokuMove>) {
+        candidates::left_out(self, moves);
     }
 
     fn key_after(&self, mv: GomokuMove) -> Option<u64> {

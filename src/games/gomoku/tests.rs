@@ -738,3 +738,54 @@ fn the_candidate_limit_keeps_every_threat_point() {
     }
     assert!(limited >= 100, "{limited} limited positions");
 }
+
+/// A loss is not proven over the candidates alone. From a renju game lost to Rapfi: after `j12`,
+/// black's `h8` makes a four and an open three, and white's `i8`, which blocks the three and
+/// saves the game, lies below the candidate limit. Searching only the candidates, white's every
+/// move lost and the search reported a proven loss; the moves the limit left out must be
+/// searched before a loss is claimed.
+#[test]
+fn a_search_searches_the_moves_left_out_before_it_claims_a_loss() {
+    use crate::base::score::WIN_THRESHOLD;
+    use crate::base::transposition::TranspositionTable;
+    use crate::game::MultiplayerSearch;
+    use crate::search::limits::Limits;
+    use crate::search::{search_with, SearchRequest};
+    use std::sync::atomic::AtomicBool;
+
+    let mut game = Gomoku::new(15, Rule::Renju).unwrap();
+    for text in "g7 h7 e5 j10 i9 j8 g8 j9 j7 i11 g6 g9 f8 j11 j12".split(' ') {
+        game.try_play(game.parse_move(text).unwrap()).unwrap();
+    }
+    let saving = game.parse_move("i8").unwrap();
+    let mut candidates = Vec::new();
+    game.search_moves(&mut candidates);
+    assert!(!candidates.contains(&saving));
+    let mut left_out = Vec::new();
+    game.left_out_moves(&mut left_out);
+    assert!(left_out.contains(&saving));
+    assert!(left_out.iter().all(|mv| !candidates.contains(mv)));
+
+    let request = SearchRequest {
+        limits: Limits {
+            depth: Some(10),
+            ..Limits::default()
+        },
+        ..SearchRequest::default()
+    };
+    let outcome = search_with(
+        &game,
+        &request,
+        MultiplayerSearch::Paranoid,
+        &TranspositionTable::new(16),
+        &AtomicBool::new(false),
+        &mut Vec::new(),
+        &mut |_| {},
+    );
+    let best = outcome.best.expect("a move").lines[0].clone();
+    assert!(
+        best.score > -WIN_THRESHOLD,
+        "white claims a loss: {}",
+        best.score
+    );
+}
