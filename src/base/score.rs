@@ -53,6 +53,24 @@ pub fn is_decisive(score: i32) -> bool {
     score.abs() >= WIN_THRESHOLD
 }
 
+/// An unproven loss scores this plus its distance in plies from the root (see
+/// [`unproven_loss`]): below every static evaluation, but no proof.
+pub const UNPROVEN_LOSS: i32 = -(MAX_EVALUATION - 1);
+
+/// The unproven form of the proven loss `score`: a loss found over only some of a node's moves
+/// (the rest left out by a game's candidate limit) keeps its distance, so that the winner still
+/// prefers the quicker line, but leaves the decisive range, so that nothing reports it as proven
+/// or stops on it.
+pub fn unproven_loss(score: i32) -> i32 {
+    let plies = decode_win(score).map_or(MAX_PLY, |(_, plies)| plies.min(MAX_PLY));
+    UNPROVEN_LOSS + plies as i32
+}
+
+/// Whether `score` is a loss, proven or not ([`unproven_loss`]).
+pub fn is_loss(score: i32) -> bool {
+    score <= UNPROVEN_LOSS + MAX_PLY as i32
+}
+
 /// Converts a score relative to the root into one relative to the node at `ply`, for storing in
 /// the transposition table.
 pub fn to_table(score: i32, ply: usize) -> i32 {
@@ -86,6 +104,15 @@ mod tests {
         assert!(INFINITY < i16::MAX as i32);
         assert!(win_in(MAX_PLY, 0) >= WIN_THRESHOLD);
         const { assert!(WIN_THRESHOLD > MAX_EVALUATION) };
+    }
+
+    #[test]
+    fn an_unproven_loss_keeps_its_distance_below_every_evaluation() {
+        let near = unproven_loss(-win_in(3, 0));
+        let far = unproven_loss(-win_in(9, 0));
+        assert!(near < far && far < -MAX_EVALUATION + MAX_PLY as i32 + 1);
+        assert!(!is_decisive(near) && is_loss(near) && is_loss(-win_in(3, 0)));
+        assert!(!is_loss(-(MAX_EVALUATION - 1) + MAX_PLY as i32 + 1));
     }
 
     #[test]

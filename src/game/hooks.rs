@@ -114,10 +114,24 @@ pub struct Selectivity {
     /// default. A game whose values move by hundreds between iterations may search its root fewer
     /// times with a wider one.
     pub aspiration_window: i32,
-    /// Before a node (or the root) returns a proven loss, it also searches the moves that the
-    /// game's candidate limit left out ([`SearchHooks::left_out_moves`]): a loss proven over part
-    /// of the moves is no proof, and one of the others may hold.
-    pub widen_losses: bool,
+    /// What a node does when every move it searched loses and the game's candidate limit left
+    /// moves out ([`SearchHooks::left_out_moves`]): a loss proven over part of the moves is no
+    /// proof, and one of the others may hold.
+    pub left_out_losses: LeftOutLosses,
+}
+
+/// How the search treats a loss over a node's candidates when the game's candidate limit left
+/// other moves out ([`Selectivity::left_out_losses`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LeftOutLosses {
+    /// The loss counts as proven (a game without a candidate limit, or the plain search that
+    /// the weight tuning reproduces).
+    #[default]
+    Proven,
+    /// The node returns the loss as unproven ([`crate::base::score::unproven_loss`]): worse
+    /// than any evaluation but no proof, at no cost in nodes. The root, where the move is
+    /// chosen, searches the moves left out once every move loses.
+    Unproven,
 }
 
 impl Selectivity {
@@ -245,7 +259,7 @@ pub trait SearchHooks: Rules {
         let _ = (moves, request);
     }
     /// The legal moves that [`SearchHooks::search_moves`] leaves out by a limit on their number
-    /// rather than because they lose at once (see [`Selectivity::widen_losses`]), in `moves`
+    /// rather than because they lose at once (see [`Selectivity::left_out_losses`]), in `moves`
     /// (cleared first). The default leaves none out.
     fn left_out_moves(&self, moves: &mut Vec<Self::Move>) {
         moves.clear();

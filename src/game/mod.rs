@@ -21,7 +21,9 @@ pub mod seat;
 pub mod solver;
 
 pub use error::GameError;
-pub use hooks::{Game, MultiplayerSearch, ProbCut, ScoreUnit, SearchHooks, Selectivity};
+pub use hooks::{
+    Game, LeftOutLosses, MultiplayerSearch, ProbCut, ScoreUnit, SearchHooks, Selectivity,
+};
 pub use levels::Strength;
 pub use outcome::Outcome;
 pub use rules::{MoveCode, Rules};

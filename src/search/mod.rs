@@ -24,8 +24,8 @@ mod tests;
 use crate::base::score::{self, INFINITY, MAX_PLY};
 use crate::base::transposition::{Bound, Entry, TranspositionTable};
 use crate::game::{
-    Game, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest, Selectivity,
-    Strength,
+    Game, LeftOutLosses, MoveCode, MultiplayerSearch, Outcome, Player, ProbCut, ProofRequest,
+    Selectivity, Strength,
 };
 use crate::search::limits::{IterationTimes, Limits};
 use crate::search::ordering::{History, Killers, MovePicker, Picked, Rank};
@@ -557,8 +557,8 @@ fn iterate<G: Game>(
             last_time = Some(took);
             let out_of_time = !shared.limits.next_iteration(&times);
             // A loss over the candidates alone is searched again with the moves they left out.
-            let widening = best_score <= -score::WIN_THRESHOLD
-                && widen_root(root, &mut lines, &mut widened, shared);
+            let widening =
+                score::is_loss(best_score) && widen_root(root, &mut lines, &mut widened, shared);
             // A proven result within the searched depth cannot change with more depth, unless
             // the game scores margins: a bigger win may lie deeper.
             let proven = score::decode_win(best_score)
@@ -579,7 +579,7 @@ fn iterate<G: Game>(
 }
 
 /// Adds the root moves the game's candidate limit left out to `lines`, once, when the game asks
-/// for it ([`Selectivity::widen_losses`]) and every root move searched loses: true when there
+/// for it ([`Selectivity::left_out_losses`]) and every root move searched loses: true when there
 /// were any, so that the loss is no proof yet.
 fn widen_root<G: Game>(
     root: &G,
@@ -587,7 +587,7 @@ fn widen_root<G: Game>(
     widened: &mut bool,
     shared: &Shared,
 ) -> bool {
-    if *widened || !shared.selectivity.widen_losses {
+    if *widened || shared.selectivity.left_out_losses == LeftOutLosses::Proven {
         return false;
     }
     *widened = true;
@@ -1118,10 +1118,6 @@ fn negamax<G: Game, N: NodeKind>(
         );
         let mut index = 0;
         let mut next_deferred = 0;
-        // The moves the game's candidate limit left out, searched once every other move loses.
-        let mut left_out = Vec::new();
-        let mut widened = false;
-        let mut next_left_out = 0;
         loop {
             let Picked { mv, rank } = match picker.next_move() {
                 Some(picked) => {
@@ -1146,20 +1142,18 @@ fn negamax<G: Game, N: NodeKind>(
                         picked
                     }
                     None => {
-                        if !widened && selectivity.widen_losses && best <= -score::WIN_THRESHOLD {
-                            widened = true;
+                        // A loss over the candidates alone is no proof while the game's limit
+                        // left other moves out.
+                        if selectivity.left_out_losses == LeftOutLosses::Unproven
+                            && best <= -score::WIN_THRESHOLD
+                        {
+                            let mut left_out = Vec::new();
                             position.left_out_moves(&mut left_out);
-                        }
-                        match left_out.get(next_left_out) {
-                            Some(&mv) => {
-                                next_left_out += 1;
-                                Picked {
-                                    mv,
-                                    rank: Rank::Ordinary,
-                                }
+                            if !left_out.is_empty() {
+                                best = score::unproven_loss(best);
                             }
-                            None => break,
                         }
+                        break;
                     }
                 },
             };

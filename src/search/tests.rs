@@ -669,10 +669,10 @@ fn the_aspiration_window_changes_the_work_not_the_value() {
 }
 
 #[test]
-fn a_loss_is_proven_over_the_moves_the_candidate_limit_left_out_too() {
-    use crate::game::Selectivity;
-    let widening = Selectivity {
-        widen_losses: true,
+fn a_loss_over_the_candidates_alone_is_not_claimed_as_proven() {
+    use crate::game::{LeftOutLosses, Selectivity};
+    let unproven = Selectivity {
+        left_out_losses: LeftOutLosses::Unproven,
         ..Selectivity::default()
     };
     let mut false_losses = 0;
@@ -684,16 +684,16 @@ fn a_loss_is_proven_over_the_moves_the_candidate_limit_left_out_too() {
             let exact = negamax(&root, 12, 0);
             root.limited = true;
             let plain = searched_with(&root, 12, MultiplayerSearch::Paranoid, None);
-            let widened = searched_with(&root, 12, MultiplayerSearch::Paranoid, Some(widening));
             if plain <= -score::WIN_THRESHOLD && exact > -score::WIN_THRESHOLD {
                 false_losses += 1;
             }
             // A claimed loss must be a loss over every move.
-            if widened <= -score::WIN_THRESHOLD {
+            let value = searched_with(&root, 12, MultiplayerSearch::Paranoid, Some(unproven));
+            if value <= -score::WIN_THRESHOLD {
                 assert!(exact <= -score::WIN_THRESHOLD, "pile {pile}, lead {lead}");
             }
         }
     }
-    // Without the widening the limit makes the search claim losses that are not there.
+    // Without it the limit makes the search claim losses that are not there.
     assert!(false_losses > 0);
 }

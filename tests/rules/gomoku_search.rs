@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tabula::base::score;
 use tabula::base::transposition::TranspositionTable;
-use tabula::game::{Rules, SearchHooks, Selectivity, SolveRequest, Strength};
+use tabula::game::{LeftOutLosses, Rules, SearchHooks, Selectivity, SolveRequest, Strength};
 use tabula::games::gomoku::evaluation::greedy_score;
 use tabula::games::gomoku::threats::Kind;
 use tabula::games::gomoku::vcf::{Budget, ThreatSolver};
@@ -42,7 +42,7 @@ const RECKLESS: Selectivity = Selectivity {
     move_futility_margin: 0,
     move_futility_hint: i32::MAX,
     aspiration_window: 0,
-    widen_losses: false,
+    left_out_losses: LeftOutLosses::Proven,
 };
 
 /// The game's own selectivity and [`RECKLESS`].

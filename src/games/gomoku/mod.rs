@@ -26,8 +26,8 @@ pub mod vcf;
 use crate::base::cpu::{self, InstructionSet};
 use crate::base::words::{out_of_range, plural, NumberRange};
 use crate::game::{
-    ForcedWin, GameError, MoveCode, Outcome, Player, ProofRequest, Rules, SearchHooks, Selectivity,
-    Solution, SolveRequest, Strength,
+    ForcedWin, GameError, LeftOutLosses, MoveCode, Outcome, Player, ProofRequest, Rules,
+    SearchHooks, Selectivity, Solution, SolveRequest, Strength,
 };
 use lines::{geometry, run_length, LineCodes, MAX_LINES, MAX_POINTS};
 use renju::Forbidden;
@@ -761,7 +761,7 @@ const SELECTIVITY: Selectivity = Selectivity {
     move_futility_margin: 0,
     move_futility_hint: 0,
     aspiration_window: 100,
-    widen_losses: true,
+    left_out_losses: LeftOutLosses::Unproven,
 };
 
 impl SearchHooks for Gomoku {
