@@ -1141,20 +1141,7 @@ fn negamax<G: Game, N: NodeKind>(
                         next_deferred += 1;
                         picked
                     }
-                    None => {
-                        // A loss over the candidates alone is no proof while the game's limit
-                        // left other moves out.
-                        if selectivity.left_out_losses == LeftOutLosses::Unproven
-                            && best <= -score::WIN_THRESHOLD
-                        {
-                            let mut left_out = Vec::new();
-                            position.left_out_moves(&mut left_out);
-                            if !left_out.is_empty() {
-                                best = score::unproven_loss(best);
-                            }
-                        }
-                        break;
-                    }
+                    None => break,
                 },
             };
             // Move-count pruning, once a move that does not lose is known.
@@ -1233,6 +1220,17 @@ fn negamax<G: Game, N: NodeKind>(
                     }
                 }
             }
+        }
+    }
+    // A loss over the candidates alone is no proof while the game's limit left other moves out.
+    if !cutoff
+        && selectivity.left_out_losses == LeftOutLosses::Unproven
+        && best <= -score::WIN_THRESHOLD
+    {
+        let mut left_out = Vec::new();
+        position.left_out_moves(&mut left_out);
+        if !left_out.is_empty() {
+            best = score::unproven_loss(best);
         }
     }
     if let Some(busy) = busy.filter(|_| marked) {
