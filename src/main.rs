@@ -183,6 +183,7 @@ fn run(cli: Cli) -> Result<()> {
                 depth,
                 game,
                 selectivity: None,
+                probcut: true,
             });
             Ok(())
         }

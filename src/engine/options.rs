@@ -71,7 +71,7 @@ pub struct Settings {
     pub direct_moves: bool,
     /// Whether the search may prune by ProbCut where the game has a model. Not a protocol option:
     /// Reversi's self-play turns it off, so that its training data does not depend on a model
-    /// calibrated on the weights it trains.
+    /// calibrated on the weights it trains, and so does Gomoku's plain search (`selectivity`).
     pub probcut: bool,
     /// The selective pruning of a two-player search; `None`: what the game asks. Not a protocol
     /// option: Gomoku's weight tuning plays its fixed-depth games with the plain search

@@ -44,6 +44,8 @@ pub struct BenchSettings {
     pub game: Option<String>,
     /// The selective pruning of every search; `None`: what each game asks.
     pub selectivity: Option<Selectivity>,
+    /// Whether the searches may prune by ProbCut where the game has a model.
+    pub probcut: bool,
 }
 
 /// Searches one position to a fixed depth, with a fresh table and fresh threads' state, so that
@@ -71,7 +73,7 @@ impl GameVisitor for BenchVisitor<'_> {
             strength: Strength::FULL,
             multi_pv: 1,
             instant_single_move: false,
-            probcut: true,
+            probcut: self.settings.probcut,
             selectivity: self.settings.selectivity,
         };
         let start = Instant::now();
@@ -138,11 +140,12 @@ mod tests {
     /// such a change, with the reason.
     const SIGNATURES: [(&str, u64); 3] = [
         ("reversi", 1_530_100),
-        ("gomoku", 16_810),
+        ("gomoku", 16_800),
         ("chinese-checkers", 236_628),
     ];
 
-    /// The nodes of `game`'s benchmark on one thread, with `selectivity` (`None`: the game's).
+    /// The nodes of `game`'s benchmark on one thread, with `selectivity` (`None`: the game's and
+    /// its ProbCut; otherwise without ProbCut, as a plain search).
     fn signature(game: &str, selectivity: Option<Selectivity>) -> u64 {
         let lines = run(&BenchSettings {
             threads: 1,
@@ -150,6 +153,7 @@ mod tests {
             depth: None,
             game: Some(game.to_string()),
             selectivity,
+            probcut: selectivity.is_none(),
         });
         lines.iter().map(|line| line.nodes).sum()
     }

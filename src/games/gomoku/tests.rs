@@ -498,6 +498,21 @@ fn threatened_means_a_four_or_an_open_three_of_the_opponent() {
 }
 
 #[test]
+fn probcut_probes_quiet_nodes_from_five_plies_and_never_against_a_threat() {
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let quiet = position(rule, &["h8", "i9"], &["g7"], true);
+        assert!(!quiet.threatened());
+        assert_eq!(quiet.probcut(4), None, "{rule:?}");
+        let model = quiet.probcut(9).expect("a probe at 9 plies");
+        assert_eq!(model.shallow_depth, 5);
+        assert!(model.sigma > 0.0 && model.slope > 0.0);
+        // White to move against black's open three: every reply matters, so no probe.
+        let three = position(rule, &["f8", "g8", "h8"], &["a9", "c9"], true);
+        assert_eq!(three.probcut(9), None, "{rule:?}");
+    }
+}
+
+#[test]
 fn evaluation_stays_bounded_and_sees_threats() {
     let bound = crate::base::score::MAX_EVALUATION;
     let game = position(

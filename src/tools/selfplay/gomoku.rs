@@ -112,6 +112,8 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
                     "plain" => Some(Selectivity::default()),
                     _ => bail!("player '{spec}': selectivity is 'game' or 'plain', not '{value}'"),
                 };
+                // The plain search prunes nothing selectively, ProbCut included.
+                settings.probcut = settings.selectivity.is_none();
             }
             _ => bail!(
                 "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights, \
@@ -514,6 +516,8 @@ mod tests {
         assert_eq!(contender.settings.selectivity, None);
         let plain = player("depth=4 selectivity=plain", 1).unwrap();
         assert_eq!(plain.settings.selectivity, Some(Selectivity::default()));
+        assert!(!plain.settings.probcut);
+        assert!(contender.settings.probcut);
         for wrong in [
             "depth",
             "depth=x",
