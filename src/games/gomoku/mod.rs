@@ -765,14 +765,15 @@ const SELECTIVITY: Selectivity = Selectivity {
 };
 
 /// ProbCut ([`ProbCut`]) from this many plies left, outside the principal variation and never
-/// where the side to move must answer a four...
+/// where the side to move must answer a four or an open three...
 const PROBCUT_FROM: u32 = 5;
 /// ...probed this many plies shallower...
 const PROBCUT_GAP: u32 = 4;
 /// ...cutting where the probe clears the bound by 1.5 times this (150 points). A depth-d value
 /// lies about 270 points from the depth d-4 value (one standard deviation, 240 positions from
 /// games against Rapfi, both rules), so this is a margin chosen by self-play, not a confidence
-/// bound: at 270 ProbCut almost never cut, and at 100 it gained (docs/results/gomoku.md).
+/// bound: with 270 ProbCut almost never cut; 100 gained, and 70 and 140 did no better
+/// (docs/results/gomoku.md).
 const PROBCUT_SIGMA: f64 = 100.0;
 
 impl SearchHooks for Gomoku {
