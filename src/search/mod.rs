@@ -1227,9 +1227,9 @@ fn negamax<G: Game, N: NodeKind>(
         && selectivity.left_out_losses == LeftOutLosses::Unproven
         && best <= -score::WIN_THRESHOLD
     {
-        let mut left_out = Vec::new();
-        position.left_out_moves(&mut left_out);
-        if !left_out.is_empty() {
+        // This node's move list is done with: its buffer takes the moves left out.
+        position.left_out_moves(&mut moves);
+        if !moves.is_empty() {
             best = score::unproven_loss(best);
         }
     }
