@@ -836,7 +836,8 @@ impl SearchHooks for Gomoku {
     }
 
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
-        (depth >= PROBCUT_FROM && !self.threatened()).then_some(ProbCut {
+        // Lazily built: the shallow depth exists only from PROBCUT_FROM on.
+        (depth >= PROBCUT_FROM && !self.threatened()).then(|| ProbCut {
             shallow_depth: depth - PROBCUT_GAP,
             slope: 1.0,
             intercept: 0.0,

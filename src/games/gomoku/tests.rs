@@ -804,3 +804,15 @@ fn a_search_searches_the_moves_left_out_before_it_claims_a_loss() {
         best.score
     );
 }
+
+#[test]
+fn probcut_has_no_model_below_its_first_depth() {
+    let game = black_to_move(Rule::Freestyle, &["h8"]);
+    for depth in 0..PROBCUT_FROM {
+        assert!(game.probcut(depth).is_none(), "depth {depth}");
+    }
+    let model = game
+        .probcut(PROBCUT_FROM)
+        .expect("a model from PROBCUT_FROM on");
+    assert_eq!(model.shallow_depth, PROBCUT_FROM - PROBCUT_GAP);
+}
