@@ -28,8 +28,9 @@
 # Step 7 is timed, so its score varies from run to run. The log of each SPRT is in WORK.
 #
 # SELECTIVITY is `plain` by default: the games of steps 2 and 4 use the search without Gomoku's
-# selective pruning (late-move reductions of one or two plies, no futility pruning), the search
-# the committed weights were tuned with, whose bench signature a test in src/tools/bench.rs pins.
+# selective pruning (late-move reductions of one or two plies, no futility pruning) and with the
+# hand-set move ordering (`ordering=hand`), the search the committed weights were tuned with,
+# whose bench signature a test in src/tools/bench.rs pins.
 # The game's own search (SELECTIVITY=game, `SELECTIVITY` in src/games/gomoku/mod.rs) changes
 # every depth-4 game whenever it is tuned, and with it the weights; pinning the plain one keeps
 # data/gomoku-weights.txt reproducible. The weights are still played with the game's search.
@@ -112,13 +113,19 @@ main() {
     WORK=${WORK:-target/gomoku-tune}
     SELECTIVITY=${SELECTIVITY:-plain}
     START=data/gomoku-weights-hand.txt
-    FIXED="depth=$DEPTH movetime=none selectivity=$SELECTIVITY"
+    # The plain search also orders moves by the hand-set values, as when the weights were tuned.
+    PLAIN_ORDERING=""
+    if [ "$SELECTIVITY" = plain ]; then
+        PLAIN_ORDERING="ordering=hand"
+    fi
+    FIXED="depth=$DEPTH movetime=none selectivity=$SELECTIVITY $PLAIN_ORDERING"
 
     mkdir -p "$WORK"
     cargo build --release --bin tabula
     TABULA=${CARGO_TARGET_DIR:-target}/release/tabula
 
-    gomoku_selfplay "$TABULA" "$WORK" "$GAMES" "$SEED" "$DEPTH" "$START" "selectivity=$SELECTIVITY"
+    gomoku_selfplay "$TABULA" "$WORK" "$GAMES" "$SEED" "$DEPTH" "$START" \
+        "selectivity=$SELECTIVITY $PLAIN_ORDERING"
 
     begin=$(date +%s)
     rm -f "$WORK"/fit*.txt "$WORK"/candidate-*.txt "$WORK"/sprt-*.log

@@ -15,9 +15,10 @@
 //! Black's forbidden points under renju are never candidates.
 
 use super::evaluation::greedy_choice;
-use super::lines::{geometry, run_length, MAX_SIZE};
+use super::lines::{geometry, run_length, DIRECTIONS, MAX_SIZE};
+use super::patterns::{Pattern, PATTERN_COUNT};
 use super::threats::{Kind, PointSet};
-use super::{Gomoku, GomokuMove};
+use super::{Gomoku, GomokuMove, Rule};
 use crate::game::{Player, Rules};
 
 impl Gomoku {
@@ -245,39 +246,200 @@ pub fn neighbourhood(game: &Gomoku, moves: &mut Vec<GomokuMove>) {
     }
 }
 
-/// Ordering value of a pattern a move makes for the side to move, by [`super::patterns::Pattern`]
-/// code.
-const ATTACK: [i32; 12] = [0, 0, 1, 2, 4, 10, 14, 60, 70, 800, 800, 20_000];
-/// Ordering value of a pattern a move takes from the opponent.
-const DEFENCE: [i32; 12] = [0, 0, 1, 1, 3, 7, 10, 40, 50, 500, 500, 10_000];
-/// Ordering bonus for a move that makes a four and an open three, or two open threes.
-const FOUR_THREE: i32 = 600;
-const DOUBLE_THREE: i32 = 300;
+/// The ordering values of an empty point: what a stone there makes for the side to move (attack)
+/// and what it takes from the opponent (defence), by the four patterns of the point and the
+/// combinations they add up to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderingValues {
+    /// By [`super::patterns::Pattern`] code, for each of the side to move's four patterns.
+    pub attack: [i32; PATTERN_COUNT],
+    /// By pattern code, for each of the opponent's four patterns.
+    pub defence: [i32; PATTERN_COUNT],
+    /// A four and an open three for the side to move; else...
+    pub four_three: i32,
+    /// ...two open threes.
+    pub double_three: i32,
+    /// The same for the opponent: a four and an open three; else...
+    pub opponent_four_three: i32,
+    /// ...two open threes.
+    pub opponent_double_three: i32,
+    /// An open three and an open two for the side to move; else...
+    pub three_two: i32,
+    /// ...two open twos.
+    pub double_two: i32,
+    /// The same for the opponent: an open three and an open two; else...
+    pub opponent_three_two: i32,
+    /// ...two open twos.
+    pub opponent_double_two: i32,
+}
+
+/// The number of [`ordering_features`], in [`OrderingValues::to_vector`] order.
+pub const ORDERING_FEATURES: usize = 2 * PATTERN_COUNT + 8;
+
+impl OrderingValues {
+    /// The values as one vector: attack, defence, then the combinations in field order.
+    pub fn to_vector(&self) -> [i32; ORDERING_FEATURES] {
+        let mut vector = [0; ORDERING_FEATURES];
+        vector[..PATTERN_COUNT].copy_from_slice(&self.attack);
+        vector[PATTERN_COUNT..2 * PATTERN_COUNT].copy_from_slice(&self.defence);
+        vector[2 * PATTERN_COUNT..].copy_from_slice(&[
+            self.four_three,
+            self.double_three,
+            self.opponent_four_three,
+            self.opponent_double_three,
+            self.three_two,
+            self.double_two,
+            self.opponent_three_two,
+            self.opponent_double_two,
+        ]);
+        vector
+    }
+
+    /// Values from a vector in [`OrderingValues::to_vector`] order.
+    pub fn from_vector(vector: &[i32; ORDERING_FEATURES]) -> OrderingValues {
+        let mut attack = [0; PATTERN_COUNT];
+        let mut defence = [0; PATTERN_COUNT];
+        attack.copy_from_slice(&vector[..PATTERN_COUNT]);
+        defence.copy_from_slice(&vector[PATTERN_COUNT..2 * PATTERN_COUNT]);
+        let rest = &vector[2 * PATTERN_COUNT..];
+        OrderingValues {
+            attack,
+            defence,
+            four_three: rest[0],
+            double_three: rest[1],
+            opponent_four_three: rest[2],
+            opponent_double_three: rest[3],
+            three_two: rest[4],
+            double_two: rest[5],
+            opponent_three_two: rest[6],
+            opponent_double_two: rest[7],
+        }
+    }
+}
+
+/// The hand-set ordering values, which renju and standard keep, and Gomoku's weight tuning plays
+/// with (`ordering=hand`).
+pub const HAND_ORDERING: OrderingValues = OrderingValues {
+    attack: [0, 0, 1, 2, 4, 10, 14, 60, 70, 800, 800, 20_000],
+    defence: [0, 0, 1, 1, 3, 7, 10, 40, 50, 500, 500, 10_000],
+    four_three: 600,
+    double_three: 300,
+    opponent_four_three: 300,
+    opponent_double_three: 150,
+    three_two: 0,
+    double_two: 0,
+    opponent_three_two: 0,
+    opponent_double_two: 0,
+};
+
+/// Ordering values fitted to the moves level 8 played in self-play (`tabula train
+/// gomoku-ordering`, scripts/train/fit-gomoku-ordering.sh): they rank the move played first more
+/// often than the hand-set values. Freestyle plays them: they gained there by SPRT and were even
+/// in renju (docs/results/gomoku.md).
+pub const FITTED_ORDERING: OrderingValues = OrderingValues {
+    attack: [0, 0, 1, 3, 9, 25, 30, 60, 82, 246, 246, 8825],
+    defence: [0, 0, 3, 1, 3, 14, 21, 48, 65, 106, 116, 4341],
+    four_three: 134,
+    double_three: 18,
+    opponent_four_three: 23,
+    opponent_double_three: -7,
+    three_two: 9,
+    double_two: 4,
+    opponent_three_two: 0,
+    opponent_double_two: -6,
+};
+
+impl Rule {
+    /// The ordering values a position under this rule starts with.
+    pub fn ordering(self) -> &'static OrderingValues {
+        match self {
+            Rule::Freestyle => &FITTED_ORDERING,
+            Rule::Standard | Rule::Renju => &HAND_ORDERING,
+        }
+    }
+}
+
+/// The combination a point's four patterns make for one colour: (an open three with an open two,
+/// else two open twos).
+#[inline]
+fn combinations(patterns: &[Pattern; DIRECTIONS]) -> (bool, bool) {
+    let count = |wanted: Pattern| {
+        patterns
+            .iter()
+            .filter(|&&pattern| pattern == wanted)
+            .count()
+    };
+    let (twos, threes) = (count(Pattern::OpenTwo), count(Pattern::OpenThree));
+    let three_two = threes >= 1 && twos >= 1;
+    (three_two, !three_two && twos >= 2)
+}
+
+/// What the ordering values weigh on the empty `point` for the side to move, in
+/// [`OrderingValues::to_vector`] order: [`score_moves`] is their dot product with the rule's
+/// values.
+pub fn ordering_features(game: &Gomoku, point: usize) -> [i32; ORDERING_FEATURES] {
+    let side = game.side;
+    let threats = &game.threats;
+    let mut features = [0; ORDERING_FEATURES];
+    for &pattern in threats.patterns(side, point) {
+        features[pattern as usize] += 1;
+    }
+    for &pattern in threats.patterns(side ^ 1, point) {
+        features[PATTERN_COUNT + pattern as usize] += 1;
+    }
+    let base = 2 * PATTERN_COUNT;
+    for (colour, offset) in [(side, 0), (side ^ 1, 2)] {
+        if threats.is(colour, point, Kind::FourThree) {
+            features[base + offset] = 1;
+        } else if threats.is(colour, point, Kind::DoubleThree) {
+            features[base + offset + 1] = 1;
+        }
+    }
+    for (colour, offset) in [(side, 4), (side ^ 1, 6)] {
+        let (three_two, double_two) = combinations(threats.patterns(colour, point));
+        features[base + offset] = three_two as i32;
+        features[base + offset + 1] = double_two as i32;
+    }
+    features
+}
 
 /// Ordering hints: what a stone on each point makes for the side to move plus what it takes from
-/// the opponent, by the patterns of the point.
+/// the opponent, by the patterns of the point and the rule's [`OrderingValues`].
 pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
     let side = game.side;
     let threats = &game.threats;
+    let values = game.ordering;
+    let combine = values.three_two != 0
+        || values.double_two != 0
+        || values.opponent_three_two != 0
+        || values.opponent_double_two != 0;
     for (mv, score) in moves.iter().zip(scores.iter_mut()) {
         let point = mv.point();
         *score = if point < game.size * game.size && game.cells[point] == 0 {
             let mut value = 0;
             for &pattern in threats.patterns(side, point) {
-                value += ATTACK[pattern as usize];
+                value += values.attack[pattern as usize];
             }
             for &pattern in threats.patterns(side ^ 1, point) {
-                value += DEFENCE[pattern as usize];
+                value += values.defence[pattern as usize];
             }
             if threats.is(side, point, Kind::FourThree) {
-                value += FOUR_THREE;
+                value += values.four_three;
             } else if threats.is(side, point, Kind::DoubleThree) {
-                value += DOUBLE_THREE;
+                value += values.double_three;
             }
             if threats.is(side ^ 1, point, Kind::FourThree) {
-                value += FOUR_THREE / 2;
+                value += values.opponent_four_three;
             } else if threats.is(side ^ 1, point, Kind::DoubleThree) {
-                value += DOUBLE_THREE / 2;
+                value += values.opponent_double_three;
+            }
+            if combine {
+                let (three_two, double_two) = combinations(threats.patterns(side, point));
+                value +=
+                    values.three_two * three_two as i32 + values.double_two * double_two as i32;
+                let (three_two, double_two) = combinations(threats.patterns(side ^ 1, point));
+                value += values.opponent_three_two * three_two as i32
+                    + values.opponent_double_two * double_two as i32;
             }
             value
         } else {

@@ -146,6 +146,8 @@ pub struct Gomoku {
     threats: Threats,
     /// The evaluation's weights, shared with the positions made from this one.
     weights: evaluation::SharedWeights,
+    /// The move-ordering values (the rule's unless set).
+    ordering: &'static candidates::OrderingValues,
 }
 
 impl fmt::Debug for Gomoku {
@@ -197,6 +199,7 @@ impl Gomoku {
             codes: LineCodes::empty(geometry(size)),
             threats: Threats::default(),
             weights: evaluation::weights(),
+            ordering: rule.ordering(),
         };
         game.rebuild_threats();
         Ok(game)
@@ -247,6 +250,17 @@ impl Gomoku {
     /// Evaluates with `weights` from now on (this position and those made from it).
     pub fn set_weights(&mut self, weights: evaluation::SharedWeights) {
         self.weights = weights;
+    }
+
+    /// Orders moves by `values` from now on (this position and those made from it), such as the
+    /// hand-set values that the weight tuning plays with.
+    pub fn set_ordering(&mut self, values: &'static candidates::OrderingValues) {
+        self.ordering = values;
+    }
+
+    /// The move-ordering values in use.
+    pub fn ordering(&self) -> &'static candidates::OrderingValues {
+        self.ordering
     }
 
     /// The board side.
@@ -739,6 +753,7 @@ impl Rules for Gomoku {
         let mut start =
             Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
         start.weights = self.weights.clone();
+        start.ordering = self.ordering;
         start
     }
 }

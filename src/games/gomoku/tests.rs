@@ -816,3 +816,37 @@ fn probcut_has_no_model_below_its_first_depth() {
         .expect("a model from PROBCUT_FROM on");
     assert_eq!(model.shallow_depth, PROBCUT_FROM - PROBCUT_GAP);
 }
+
+#[test]
+fn move_scores_are_the_ordering_values_times_the_ordering_features() {
+    use candidates::{ordering_features, score_moves, FITTED_ORDERING, HAND_ORDERING};
+    // Openings with threes, fours and combinations on the board, played on under each rule.
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let start = Gomoku::new(15, rule).unwrap();
+        for moves in BENCH_OPENINGS
+            .iter()
+            .chain(&["h8 i9 i8 g8 j7 k6 j8 j9 k8 l8 h7 g6 h9"])
+        {
+            let game = crate::games::replay(&start, moves);
+            let mut candidates = Vec::new();
+            candidates::neighbourhood(&game, &mut candidates);
+            let mut scores = vec![0; candidates.len()];
+            score_moves(&game, &candidates, &mut scores);
+            let values = game.ordering.to_vector();
+            for (mv, score) in candidates.iter().zip(&scores) {
+                let features = ordering_features(&game, mv.point());
+                let product: i32 = values.iter().zip(features).map(|(v, f)| v * f).sum();
+                assert_eq!(*score, product, "{rule:?} {moves} {mv:?}");
+            }
+        }
+    }
+    // Freestyle plays the fitted values, renju and standard the hand-set ones.
+    assert_eq!(Rule::Freestyle.ordering(), &FITTED_ORDERING);
+    assert_eq!(Rule::Renju.ordering(), &HAND_ORDERING);
+    assert_eq!(Rule::Standard.ordering(), &HAND_ORDERING);
+    let vector = FITTED_ORDERING.to_vector();
+    assert_eq!(
+        candidates::OrderingValues::from_vector(&vector),
+        FITTED_ORDERING
+    );
+}

@@ -3,8 +3,9 @@
 //!
 //! A player is a list of `key=value` words naming engine options: `level=1..8` (the engine's
 //! levels), `depth=N`, `movetime=MS` (`none`: no time limit), `nodes=N`, `weights=FILE`
-//! (evaluation weights) and `selectivity=plain` (the search without Gomoku's selective pruning
-//! and deeper reductions, [`Settings::selectivity`]; `game`, the default, keeps them). A player's
+//! (evaluation weights), `selectivity=plain` (the search without Gomoku's selective pruning
+//! and deeper reductions, [`Settings::selectivity`]; `game`, the default, keeps them) and
+//! `ordering=hand` or `fitted` (the move-ordering values; by default the rule's). A player's
 //! limits are the engine's: without a depth, a node limit or a move time it thinks a second a
 //! move. Each opening is played twice with the colours swapped;
 //! without an openings file, openings are random two- and three-stone starts near the centre.
@@ -24,6 +25,7 @@
 use super::{BetweenGames, Contender, Match, Pairing};
 use crate::engine::{InfoMode, Settings};
 use crate::game::{Rules, Selectivity};
+use crate::games::gomoku::candidates::{FITTED_ORDERING, HAND_ORDERING};
 use crate::games::gomoku::evaluation::Weights;
 use crate::games::gomoku::{Gomoku, GomokuMove, Rule};
 use crate::tools::matches::spec::parse_sprt;
@@ -85,7 +87,8 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
         overhead: OVERHEAD,
         ..Settings::default()
     };
-    let mut prepare = None;
+    let mut weights = None;
+    let mut ordering = None;
     for word in spec.split([' ', ',']).filter(|word| !word.is_empty()) {
         let (key, value) = word
             .split_once('=')
@@ -99,12 +102,16 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
             "weights" => {
                 let text =
                     std::fs::read_to_string(value).with_context(|| format!("reading {value}"))?;
-                let weights =
+                let parsed =
                     Weights::parse(&text).map_err(|error| anyhow!("weights {value}: {error}"))?;
-                let weights = weights.shared();
-                prepare = Some(Arc::new(move |position: &mut Gomoku| {
-                    position.set_weights(weights.clone())
-                }) as super::Prepare<Gomoku>);
+                weights = Some(parsed.shared());
+            }
+            "ordering" => {
+                ordering = Some(match value {
+                    "hand" => &HAND_ORDERING,
+                    "fitted" => &FITTED_ORDERING,
+                    _ => bail!("player '{spec}': ordering is 'hand' or 'fitted', not '{value}'"),
+                });
             }
             "selectivity" => {
                 settings.selectivity = match value {
@@ -117,10 +124,20 @@ fn player(spec: &str, threads: usize) -> Result<Contender<Gomoku>> {
             }
             _ => bail!(
                 "player '{spec}': unknown key '{key}' (level, depth, movetime, nodes, weights, \
-                 selectivity)"
+                 selectivity, ordering)"
             ),
         }
     }
+    let prepare = (weights.is_some() || ordering.is_some()).then(|| {
+        Arc::new(move |position: &mut Gomoku| {
+            if let Some(weights) = &weights {
+                position.set_weights(weights.clone());
+            }
+            if let Some(ordering) = ordering {
+                position.set_ordering(ordering);
+            }
+        }) as super::Prepare<Gomoku>
+    });
     Ok(Contender {
         prepare,
         ..Contender::new(spec, settings)
@@ -518,12 +535,19 @@ mod tests {
         assert_eq!(plain.settings.selectivity, Some(Selectivity::default()));
         assert!(!plain.settings.probcut);
         assert!(contender.settings.probcut);
+        assert!(contender.prepare.is_none());
+        let hand = player("depth=4 ordering=hand", 1).unwrap();
+        let mut position = Gomoku::new(15, Rule::Freestyle).unwrap();
+        assert_ne!(position.ordering(), &HAND_ORDERING);
+        (hand.prepare.expect("ordering prepares the position"))(&mut position);
+        assert_eq!(position.ordering(), &HAND_ORDERING);
         for wrong in [
             "depth",
             "depth=x",
             "colour=black",
             "level=9",
             "selectivity=none",
+            "ordering=best",
         ] {
             assert!(player(wrong, 1).is_err(), "{wrong}");
         }

@@ -75,6 +75,24 @@ struct Sample {
     game: usize,
 }
 
+/// The game lines of a games file: not blank, not a `#` comment.
+pub(super) fn game_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+}
+
+/// A game line `rule size moves result`: the empty board, the moves and black's result; `None`
+/// when the line is not one.
+pub(super) fn parse_game_line(line: &str) -> Option<(Gomoku, Vec<&str>, f64)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let [rule, size, moves, result] = words[..] else {
+        return None;
+    };
+    let rule = Rule::parse(rule)?;
+    let game = Gomoku::new(size.parse().ok()?, rule).ok()?;
+    Some((game, split_moves(moves), result.parse().ok()?))
+}
+
 /// Splits run-together moves such as `h8g10k9` into `["h8", "g10", "k9"]`.
 fn split_moves(text: &str) -> Vec<&str> {
     let mut moves = Vec::new();
@@ -127,19 +145,12 @@ fn read_samples(
 ) -> anyhow::Result<usize> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let mut games = 0;
-    for line in text.lines().filter(|line| !line.trim().is_empty()) {
-        let words: Vec<&str> = line.split_whitespace().collect();
+    for line in game_lines(&text) {
         let wrong = || anyhow!("{path}: not 'rule size moves result': {line}");
-        if words.len() != 4 {
-            return Err(wrong());
-        }
-        let rule = Rule::parse(words[0]).ok_or_else(wrong)?;
-        let size: usize = words[1].parse().map_err(|_| wrong())?;
-        let black: f64 = words[3].parse().map_err(|_| wrong())?;
-        let mut game = Gomoku::new(size, rule).map_err(|_| wrong())?;
+        let (mut game, moves, black) = parse_game_line(line).ok_or_else(wrong)?;
         let number = first_game + games;
         games += 1;
-        for (ply, text) in split_moves(words[2]).into_iter().enumerate() {
+        for (ply, text) in moves.into_iter().enumerate() {
             let chosen = ply >= sampling.skip && ply.is_multiple_of(sampling.every.max(1));
             if chosen && game.outcome().is_none() {
                 let value = evaluation::evaluate(&game, Strength(8));

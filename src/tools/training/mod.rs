@@ -6,6 +6,7 @@ pub mod chinese_checkers_fit;
 pub mod chinese_checkers_greedy_tune;
 pub mod chinese_checkers_tune;
 pub mod gomoku;
+pub mod gomoku_ordering;
 pub mod reversi;
 pub mod reversi_obf;
 pub mod reversi_probcut;
@@ -23,6 +24,9 @@ pub enum TrainCommand {
     /// Fits the Gomoku pattern weights to game results (Texel's method), or writes one-weight
     /// candidates with `--scale`.
     Gomoku(gomoku::GomokuTrainArgs),
+    /// Fits Gomoku's move-ordering values to the moves played in games.
+    #[command(name = "gomoku-ordering")]
+    GomokuOrdering(gomoku_ordering::GomokuOrderingArgs),
     /// Fits the Chinese Checkers evaluation weights by regression on fixed-depth games.
     #[command(name = "chinese-checkers")]
     ChineseCheckers(chinese_checkers_fit::ChineseCheckersTrainArgs),
@@ -86,6 +90,7 @@ pub fn train(command: &TrainCommand) -> Result<()> {
             reversi::train_files(&arguments.data, out, &arguments.config)
         }
         TrainCommand::Gomoku(arguments) => gomoku::run(arguments),
+        TrainCommand::GomokuOrdering(arguments) => gomoku_ordering::run(arguments),
         TrainCommand::ChineseCheckers(arguments) => chinese_checkers_fit::run(arguments),
     }
 }
