@@ -18,7 +18,8 @@
 # through the environment: NODES (20000), RULE (freestyle; renju and standard too), CONCURRENCY
 # (2), EXTRA (0), OPENINGS (the opening files, the two above by default;
 # data/openings/gomoku-15-contested.txt holds the openings that self-play at 100 ms did not decide
-# by colour alone, the SPRT's quicker choice at a time per move), ROUNDS (1: how many times each
+# by colour alone, the SPRT's quicker choice at a time per move; gomoku-15-renju-contested.txt
+# holds those of renju), ROUNDS (1: how many times each
 # opening pair is played; more only where the games vary, at a time per move), ELO0 and ELO1 (0
 # and 10), CAP (a wall-clock limit in seconds: the match is then
 # interrupted and prints its summary of the finished games), OUT (where summary.txt and
