@@ -850,3 +850,46 @@ fn move_scores_are_the_ordering_values_times_the_ordering_features() {
         FITTED_ORDERING
     );
 }
+
+/// The evaluation's pattern value is the weights times the features the tuner fits, under
+/// every rule, with either side to move, in random positions from a fixed seed.
+#[test]
+fn the_pattern_value_is_the_weights_times_the_features() {
+    use evaluation::{features, pattern_value, weights};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let weights = weights();
+    let vector = weights.values.to_vector();
+    let names = evaluation::Weights::names();
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut moves = Vec::new();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for _ in 0..6 {
+            let mut game = Gomoku::new(15, rule).unwrap();
+            for _ in 0..60 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let expected: i32 = features(&game)
+                    .iter()
+                    .zip(&vector)
+                    .zip(&names)
+                    .map(|((count, weight), name)| {
+                        let sign = if name.starts_with("other.") { -1 } else { 1 };
+                        sign * count * weight
+                    })
+                    .sum();
+                assert_eq!(
+                    pattern_value(&game, &weights.values),
+                    expected.clamp(-8000, 8000)
+                );
+                game.search_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                game.play_unchecked(mv);
+            }
+        }
+    }
+}
