@@ -334,8 +334,8 @@ pub const HAND_ORDERING: OrderingValues = OrderingValues {
 
 /// Ordering values fitted to the moves level 8 played in self-play (`tabula train
 /// gomoku-ordering`, scripts/train/fit-gomoku-ordering.sh): they rank the move played first more
-/// often than the hand-set values. Freestyle plays them: they gained there by SPRT and were even
-/// in renju (docs/results/gomoku.md).
+/// often than the hand-set values. Freestyle plays them: they gained there by SPRT and did not in
+/// renju (docs/results/gomoku.md).
 pub const FITTED_ORDERING: OrderingValues = OrderingValues {
     attack: [0, 0, 1, 3, 9, 25, 30, 60, 82, 246, 246, 8825],
     defence: [0, 0, 3, 1, 3, 14, 21, 48, 65, 106, 116, 4341],

@@ -258,23 +258,25 @@ pub fn load(choice: &WeightsChoice) -> Result<SharedWeights, GameError> {
     })
 }
 
-/// The features of a position for the side to move, in [`Weights::names`] order.
+/// The features of a position for the side to move, in [`Weights::names`] order, signed as the
+/// evaluation uses them (the opponent's counts negative), so that [`pattern_value`] is their
+/// dot product with the weights before its clamp.
 pub fn features(game: &Gomoku) -> Vec<i32> {
     let side = game.side;
     let threats = &game.threats;
     let mut features = Vec::with_capacity(Weights::COUNT);
-    for colour in [side, side ^ 1] {
+    for (colour, sign) in [(side, 1), (side ^ 1, -1)] {
         for pattern in Pattern::ALL {
             features.push(if matches!(pattern, Pattern::None | Pattern::Five) {
                 0
             } else {
-                threats.count(colour, pattern)
+                sign * threats.count(colour, pattern)
             });
         }
     }
-    for colour in [side, side ^ 1] {
+    for (colour, sign) in [(side, 1), (side ^ 1, -1)] {
         for kind in KIND_FEATURES {
-            features.push(threats.size(colour, kind));
+            features.push(sign * threats.size(colour, kind));
         }
     }
     features

@@ -108,20 +108,11 @@ fn split_moves(text: &str) -> Vec<&str> {
     moves
 }
 
-/// The features of `game` for the side to move, signed as the evaluation uses them: it subtracts
-/// the opponent's features.
+/// The features of `game` for the side to move, signed as the evaluation uses them.
 fn signed_features(game: &Gomoku) -> Vec<f64> {
     evaluation::features(game)
         .into_iter()
-        .zip(Weights::names())
-        .map(|(count, name)| {
-            let sign = if name.starts_with("other.") {
-                -1.0
-            } else {
-                1.0
-            };
-            sign * f64::from(count)
-        })
+        .map(f64::from)
         .collect()
 }
 
