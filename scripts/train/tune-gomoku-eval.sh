@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The tuning pipeline of the Gomoku pattern evaluation's weights (src/games/gomoku/evaluation.rs):
 # it starts from the hand-set weights in data/gomoku-weights-hand.txt and writes OUT, which is
-# what data/gomoku-weights.txt holds. Every change it makes to the weights was accepted by an SPRT
-# in self-play.
+# what data/gomoku-weights.txt holds, and freestyle's weights beside it. Every change it makes
+# to the weights was accepted by an SPRT in self-play.
 #
 #   1. build the release binary;
 #   2. self-play at a fixed depth (DEPTH, 4 by default) on one thread (`tabula selfplay gomoku`),
@@ -17,8 +17,12 @@
 #      SPRT_GAMES games, where the cap counts as a rejection): first the line-search candidates,
 #      then the one-weight changes of CHANGES (`tabula train gomoku --scale NAME=FACTOR`, each
 #      applied to current). A candidate becomes current only when the SPRT accepts H1;
-#   5. write current to OUT;
-#   6. with CHECK=1, compare OUT with data/gomoku-weights.txt (the exit status says whether they
+#   5. write current to OUT (renju's and standard's weights), and current with FREESTYLE_CHANGES
+#      to OUT's name with -freestyle before .txt (freestyle's): the one-weight changes (`--scale`)
+#      that SPRTs of level 8 with the game's own search at 100 ms a move accepted in freestyle and
+#      not in renju (docs/results/gomoku.md), which the depth-4 games of step 4 cannot judge;
+#   6. with CHECK=1, compare them with data/gomoku-weights.txt and
+#      data/gomoku-weights-freestyle.txt (the exit status says whether they
 #      are equal);
 #   7. with CHECK_GAMES > 0, play OUT against the hand-set weights at CHECK_MOVETIME ms a move,
 #      CHECK_GAMES games per rule, and print each score with its 95% interval.
@@ -70,7 +74,8 @@
 #   5. other.open-three x 1.25:       [16, 4, 111, 1, 18], LLR -0.92, undecided at 300 (rejected);
 #   6. own.four x 1.25 (63 -> 79):     [0, 0, 47, 0, 6], LLR +2.96, H1 accepted after 106 games;
 #   7. other.four-three-points x 1.5: [6, 0, 134, 0, 10], LLR -0.13, undecided at 300 (rejected).
-# OUT is step 0.25 with own.four 79, and it is data/gomoku-weights.txt. In that run the last
+# OUT is step 0.25 with own.four 79, and it is data/gomoku-weights.txt (freestyle's, since step 5
+# has FREESTYLE_CHANGES, has other.open-two 8). In that run the last
 # lines, which copy current.txt to OUT and compare, misfired because the script was edited while
 # it ran (bash reads a script as it goes); the script now runs from a function, read whole first.
 # A whole second run (build 2590f9d, WORK=/tmp/gomoku-tune-rerun CHECK=1, 24 min at load 2-6)
@@ -88,7 +93,7 @@
 #
 # Usage: scripts/train/tune-gomoku-eval.sh [OUT]   (OUT defaults to target/gomoku-tune/out.txt)
 # Environment: GAMES (per rule), DEPTH, SELECTIVITY (plain or game), SEED, EPOCHS, STEPS, CHANGES,
-#              SPRT, SPRT_GAMES, SPRT_SEED, CHECK, CHECK_GAMES, CHECK_MOVETIME, WORK.
+#              FREESTYLE_CHANGES, SPRT, SPRT_GAMES, SPRT_SEED, CHECK, CHECK_GAMES, CHECK_MOVETIME, WORK.
 set -euo pipefail
 
 # Everything runs from a function, which bash reads whole, and the line that calls it exits, so
@@ -103,6 +108,7 @@ main() {
     EPOCHS=${EPOCHS:-400}
     STEPS=${STEPS:-0.25,0.5,1}
     CHANGES=${CHANGES:-own.open-three=1.25 other.open-three=1.25 own.four=1.25 other.four-three-points=1.5}
+    FREESTYLE_CHANGES=${FREESTYLE_CHANGES-other.open-two=1.15}
     SPRT=${SPRT:-elo0=0 elo1=20 alpha=0.05 beta=0.05}
     SPRT_GAMES=${SPRT_GAMES:-300}
     SPRT_SEED=${SPRT_SEED:-21}
@@ -110,6 +116,7 @@ main() {
     CHECK_GAMES=${CHECK_GAMES:-0}
     CHECK_MOVETIME=${CHECK_MOVETIME:-200}
     OUT=${1:-target/gomoku-tune/out.txt}
+    OUT_FREESTYLE=${OUT%.txt}-freestyle.txt
     WORK=${WORK:-target/gomoku-tune}
     SELECTIVITY=${SELECTIVITY:-plain}
     START=data/gomoku-weights-hand.txt
@@ -165,15 +172,29 @@ main() {
     echo "SPRTs: $(( $(date +%s) - begin )) s"
     cp "$WORK/current.txt" "$OUT"
     echo "wrote $OUT"
+    # Freestyle's weights: the one-weight changes that SPRTs with the game's own search at a time
+    # per move accepted in freestyle and not in renju (docs/results/gomoku.md); the depth-4 games
+    # above are blind to them.
+    cp "$WORK/current.txt" "$WORK/freestyle.txt"
+    for change in $FREESTYLE_CHANGES; do
+        "$TABULA" train gomoku --start "$WORK/freestyle.txt" --scale "$change" --out "$WORK/next.txt"
+        mv "$WORK/next.txt" "$WORK/freestyle.txt"
+    done
+    cp "$WORK/freestyle.txt" "$OUT_FREESTYLE"
+    echo "wrote $OUT_FREESTYLE"
 
     if [ "$CHECK" = 1 ]; then
-        if cmp -s "$OUT" data/gomoku-weights.txt; then
-            echo "check: $OUT equals data/gomoku-weights.txt"
-        else
-            echo "check: $OUT differs from data/gomoku-weights.txt" >&2
-            diff "$OUT" data/gomoku-weights.txt >&2 || true
-            exit 1
-        fi
+        local differs=0 pair
+        for pair in "$OUT:data/gomoku-weights.txt" "$OUT_FREESTYLE:data/gomoku-weights-freestyle.txt"; do
+            if cmp -s "${pair%%:*}" "${pair#*:}"; then
+                echo "check: ${pair%%:*} equals ${pair#*:}"
+            else
+                echo "check: ${pair%%:*} differs from ${pair#*:}" >&2
+                diff "${pair%%:*}" "${pair#*:}" >&2 || true
+                differs=1
+            fi
+        done
+        [ "$differs" = 0 ] || exit 1
     fi
 
     if [ "$CHECK_GAMES" -gt 0 ]; then

@@ -44,9 +44,11 @@ fn temporary_file(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
-/// The built-in Gomoku weights with every weight doubled, as a weight file.
+/// The built-in Gomoku weights of freestyle (the default rule) with every weight doubled, as a
+/// weight file.
 fn doubled_gomoku_weights() -> String {
-    let built_in = tabula::games::gomoku::evaluation::weights();
+    let built_in =
+        tabula::games::gomoku::evaluation::weights(tabula::games::gomoku::Rule::Freestyle);
     let doubled: Vec<i32> = built_in
         .values
         .to_vector()

@@ -11,7 +11,7 @@
 //! **Strength 2 and up** is a linear evaluation of the threat tables: for each colour, how many
 //! (empty point, direction) pairs make each pattern, and how many points make an open four, a
 //! four-three or a double three, with one weight per feature and side (to move or not). The
-//! weights come from `data/gomoku-weights.txt`, the output of `scripts/train/tune-gomoku-eval.sh`
+//! weights come from `data/gomoku-weights.txt` (freestyle: `data/gomoku-weights-freestyle.txt`), the output of `scripts/train/tune-gomoku-eval.sh`
 //! (hand-set values moved towards a fit to self-play results, each step accepted by an SPRT in
 //! self-play). On top of the weights, the threats that decide the game within three plies score near a win: the side
 //! to move can make five, or an open four while the opponent has no four; the opponent has two
@@ -20,7 +20,7 @@
 use super::lines::{geometry, window_masks};
 use super::patterns::{Pattern, PATTERN_COUNT};
 use super::threats::Kind;
-use super::{Gomoku, GomokuMove};
+use super::{Gomoku, GomokuMove, Rule};
 use crate::base::score::MAX_EVALUATION;
 use crate::game::{GameError, Player, Strength};
 use crate::games::{LoadedWeights, WeightsChoice};
@@ -234,28 +234,43 @@ impl Weights {
     }
 }
 
-/// The built-in weights, from `data/gomoku-weights.txt`, made once per process.
-pub fn weights() -> SharedWeights {
-    static WEIGHTS: OnceLock<SharedWeights> = OnceLock::new();
-    WEIGHTS
-        .get_or_init(|| {
-            Weights::parse(include_str!("../../../data/gomoku-weights.txt"))
-                .expect("data/gomoku-weights.txt is valid")
-                .shared()
-        })
-        .clone()
+/// The built-in weights of `rule`, made once per process: freestyle's from
+/// `data/gomoku-weights-freestyle.txt`, renju's and standard's from `data/gomoku-weights.txt`.
+/// The two differ by the one-weight changes that self-play SPRTs accepted in freestyle and not in
+/// renju (`TIMED_CHANGES` in `scripts/train/tune-gomoku-eval.sh`).
+pub fn weights(rule: Rule) -> SharedWeights {
+    static FREESTYLE: OnceLock<SharedWeights> = OnceLock::new();
+    static OTHERS: OnceLock<SharedWeights> = OnceLock::new();
+    let (cell, text) = match rule {
+        Rule::Freestyle => (
+            &FREESTYLE,
+            include_str!("../../../data/gomoku-weights-freestyle.txt"),
+        ),
+        Rule::Standard | Rule::Renju => (&OTHERS, include_str!("../../../data/gomoku-weights.txt")),
+    };
+    cell.get_or_init(|| {
+        Weights::parse(text)
+            .expect("the built-in Gomoku weights are valid")
+            .shared()
+    })
+    .clone()
 }
 
-/// The weights the `weights` option names: `default` (built in) or a file of `name value` lines
-/// ([`Weights::parse`]).
+/// The weights the `weights` option names under `rule`: `default` (built in for the rule) or a
+/// file of `name value` lines ([`Weights::parse`]).
 ///
 /// # Errors
 /// [`GameError::InvalidOption`] naming the file and what is wrong with it.
-pub fn load(choice: &WeightsChoice) -> Result<SharedWeights, GameError> {
-    crate::games::load_weights("gomoku", choice, weights, |bytes| {
-        let text = std::str::from_utf8(bytes).map_err(|_| "it is not text".to_string())?;
-        Weights::parse(text)
-    })
+pub fn load(choice: &WeightsChoice, rule: Rule) -> Result<SharedWeights, GameError> {
+    crate::games::load_weights(
+        "gomoku",
+        choice,
+        || weights(rule),
+        |bytes| {
+            let text = std::str::from_utf8(bytes).map_err(|_| "it is not text".to_string())?;
+            Weights::parse(text)
+        },
+    )
 }
 
 /// The features of a position for the side to move, in [`Weights::names`] order, signed as the

@@ -198,7 +198,7 @@ impl Gomoku {
             lines: [[0; MAX_LINES]; 2],
             codes: LineCodes::empty(geometry(size)),
             threats: Threats::default(),
-            weights: evaluation::weights(),
+            weights: evaluation::weights(rule),
             ordering: rule.ordering(),
         };
         game.rebuild_threats();
@@ -228,11 +228,7 @@ impl Gomoku {
                         ))
                     })?;
                 }
-                crate::games::WEIGHTS => {
-                    weights = Some(evaluation::load(&crate::games::WeightsChoice::parse(
-                        value,
-                    ))?);
-                }
+                crate::games::WEIGHTS => weights = Some(crate::games::WeightsChoice::parse(value)),
                 _ => {
                     return Err(GameError::InvalidOption(format!(
                         "unknown gomoku option '{key}' (size, rule, weights)"
@@ -241,8 +237,9 @@ impl Gomoku {
             }
         }
         let mut game = Gomoku::new(size, rule)?;
-        if let Some(weights) = weights {
-            game.weights = weights;
+        // Loaded once the rule is known, since the built-in weights depend on it.
+        if let Some(choice) = weights {
+            game.weights = evaluation::load(&choice, rule)?;
         }
         Ok(game)
     }
@@ -559,7 +556,7 @@ impl Rules for Gomoku {
         if key != crate::games::WEIGHTS {
             return Err(crate::game::rules::fixed_option(self.name(), key));
         }
-        self.weights = evaluation::load(&crate::games::WeightsChoice::parse(value))?;
+        self.weights = evaluation::load(&crate::games::WeightsChoice::parse(value), self.rule)?;
         Ok(())
     }
 

@@ -858,11 +858,11 @@ fn the_pattern_value_is_the_weights_times_the_features() {
     use evaluation::{features, pattern_value, weights};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
-    let weights = weights();
-    let vector = weights.values.to_vector();
     let mut rng = SmallRng::seed_from_u64(5);
     let mut moves = Vec::new();
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let weights = weights(rule);
+        let vector = weights.values.to_vector();
         for _ in 0..6 {
             let mut game = Gomoku::new(15, rule).unwrap();
             for _ in 0..60 {
@@ -886,5 +886,29 @@ fn the_pattern_value_is_the_weights_times_the_features() {
                 game.play_unchecked(mv);
             }
         }
+    }
+}
+
+/// Each rule plays its own built-in weights, whichever option came first, and `weights=default`
+/// on a live position goes back to its rule's: freestyle's differ from renju's and standard's.
+#[test]
+fn each_rule_evaluates_with_its_own_built_in_weights() {
+    use evaluation::weights;
+    use std::sync::Arc;
+    let option = |key: &str, value: &str| (key.to_string(), value.to_string());
+    assert_ne!(weights(Rule::Freestyle).values, weights(Rule::Renju).values);
+    assert_eq!(weights(Rule::Standard).values, weights(Rule::Renju).values);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let game = Gomoku::new(15, rule).unwrap();
+        assert!(Arc::ptr_eq(&game.weights, &weights(rule)));
+        let options = [option("weights", "default"), option("rule", rule.name())];
+        let mut game = Gomoku::from_options(&options).unwrap();
+        assert!(
+            Arc::ptr_eq(&game.weights, &weights(rule)),
+            "{}",
+            rule.name()
+        );
+        game.set_option("weights", "default").unwrap();
+        assert!(Arc::ptr_eq(&game.weights, &weights(rule)));
     }
 }
