@@ -90,6 +90,9 @@
 #   1 s a move, load 6-8: freestyle +21 =1 -18 (53.8%, Elo +26, 95% -81 .. +139), renju +26 =0
 #     -14 (65.0%, Elo +108, 95% +2 .. +239); together again 47.5 of 80 (59.4%, Elo +66, -9 .. +148).
 # Level 8 with OUT against level 1, 1 s a move, 20 games per rule: 20-0 in both rules.
+# Run of 2026-12-07, after step 5 wrote freestyle's file (WORK=/tmp/... CHECK=1, 2 cores beside
+# `cargo test`, 14 min with the build: self-play 110 s, SPRTs 484 s): the same pair counts and
+# decisions as above, and both checks passed (exit 0).
 #
 # Usage: scripts/train/tune-gomoku-eval.sh [OUT]   (OUT defaults to target/gomoku-tune/out.txt)
 # Environment: GAMES (per rule), DEPTH, SELECTIVITY (plain or game), SEED, EPOCHS, STEPS, CHANGES,

@@ -11,11 +11,12 @@
 //! **Strength 2 and up** is a linear evaluation of the threat tables: for each colour, how many
 //! (empty point, direction) pairs make each pattern, and how many points make an open four, a
 //! four-three or a double three, with one weight per feature and side (to move or not). The
-//! weights come from `data/gomoku-weights.txt` (freestyle: `data/gomoku-weights-freestyle.txt`), the output of `scripts/train/tune-gomoku-eval.sh`
+//! weights come from `data/gomoku-weights.txt` (freestyle's from
+//! `data/gomoku-weights-freestyle.txt`), the output of `scripts/train/tune-gomoku-eval.sh`
 //! (hand-set values moved towards a fit to self-play results, each step accepted by an SPRT in
-//! self-play). On top of the weights, the threats that decide the game within three plies score near a win: the side
-//! to move can make five, or an open four while the opponent has no four; the opponent has two
-//! fives to block.
+//! self-play). On top of the weights, the threats that decide the game within three plies score
+//! near a win: the side to move can make five, or an open four while the opponent has no four;
+//! the opponent has two fives to block.
 
 use super::lines::{geometry, window_masks};
 use super::patterns::{Pattern, PATTERN_COUNT};
@@ -237,7 +238,7 @@ impl Weights {
 /// The built-in weights of `rule`, made once per process: freestyle's from
 /// `data/gomoku-weights-freestyle.txt`, renju's and standard's from `data/gomoku-weights.txt`.
 /// The two differ by the one-weight changes that self-play SPRTs accepted in freestyle and not in
-/// renju (`TIMED_CHANGES` in `scripts/train/tune-gomoku-eval.sh`).
+/// renju (`FREESTYLE_CHANGES` in `scripts/train/tune-gomoku-eval.sh`).
 pub fn weights(rule: Rule) -> SharedWeights {
     static FREESTYLE: OnceLock<SharedWeights> = OnceLock::new();
     static OTHERS: OnceLock<SharedWeights> = OnceLock::new();
