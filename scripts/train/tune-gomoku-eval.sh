@@ -24,8 +24,9 @@
 #   6. with CHECK=1, compare them with data/gomoku-weights.txt and
 #      data/gomoku-weights-freestyle.txt (the exit status says whether they
 #      are equal);
-#   7. with CHECK_GAMES > 0, play OUT against the hand-set weights at CHECK_MOVETIME ms a move,
-#      CHECK_GAMES games per rule, and print each score with its 95% interval.
+#   7. with CHECK_GAMES > 0, play each rule's output (freestyle's file in freestyle, OUT in renju)
+#      against the hand-set weights at CHECK_MOVETIME ms a move, CHECK_GAMES games per rule,
+#      and print each score with its 95% interval.
 #
 # Steps 2 to 5 are deterministic (fixed depth, seeded openings, one thread per game, a fixed fit
 # order, the games of an SPRT in a fixed order): the same code and parameters give the same OUT.
@@ -74,8 +75,8 @@
 #   5. other.open-three x 1.25:       [16, 4, 111, 1, 18], LLR -0.92, undecided at 300 (rejected);
 #   6. own.four x 1.25 (63 -> 79):     [0, 0, 47, 0, 6], LLR +2.96, H1 accepted after 106 games;
 #   7. other.four-three-points x 1.5: [6, 0, 134, 0, 10], LLR -0.13, undecided at 300 (rejected).
-# OUT is step 0.25 with own.four 79, and it is data/gomoku-weights.txt (freestyle's, since step 5
-# has FREESTYLE_CHANGES, has other.open-two 8). In that run the last
+# OUT is step 0.25 with own.four 79, and it is data/gomoku-weights.txt (freestyle's file, written
+# since step 5 has FREESTYLE_CHANGES, also has other.open-two 8). In that run the last
 # lines, which copy current.txt to OUT and compare, misfired because the script was edited while
 # it ran (bash reads a script as it goes); the script now runs from a function, read whole first.
 # A whole second run (build 2590f9d, WORK=/tmp/gomoku-tune-rerun CHECK=1, 24 min at load 2-6)
@@ -186,26 +187,31 @@ main() {
     cp "$WORK/freestyle.txt" "$OUT_FREESTYLE"
     echo "wrote $OUT_FREESTYLE"
 
+    # Whether file $1 equals the committed file $2, said either way.
+    same() {
+        if cmp -s "$1" "$2"; then
+            echo "check: $1 equals $2"
+        else
+            echo "check: $1 differs from $2" >&2
+            diff "$1" "$2" >&2 || true
+            return 1
+        fi
+    }
     if [ "$CHECK" = 1 ]; then
-        local differs=0 pair
-        for pair in "$OUT:data/gomoku-weights.txt" "$OUT_FREESTYLE:data/gomoku-weights-freestyle.txt"; do
-            if cmp -s "${pair%%:*}" "${pair#*:}"; then
-                echo "check: ${pair%%:*} equals ${pair#*:}"
-            else
-                echo "check: ${pair%%:*} differs from ${pair#*:}" >&2
-                diff "${pair%%:*}" "${pair#*:}" >&2 || true
-                differs=1
-            fi
-        done
+        local differs=0
+        same "$OUT" data/gomoku-weights.txt || differs=1
+        same "$OUT_FREESTYLE" data/gomoku-weights-freestyle.txt || differs=1
         [ "$differs" = 0 ] || exit 1
     fi
 
     if [ "$CHECK_GAMES" -gt 0 ]; then
-        for rule in freestyle renju; do
-            "$TABULA" selfplay gomoku --rule "$rule" --games "$CHECK_GAMES" --seed 101 --quiet \
-                --a "movetime=$CHECK_MOVETIME weights=$OUT" \
-                --b "movetime=$CHECK_MOVETIME weights=$START"
-        done
+        # Each rule plays the weights it is built with.
+        "$TABULA" selfplay gomoku --rule freestyle --games "$CHECK_GAMES" --seed 101 --quiet \
+            --a "movetime=$CHECK_MOVETIME weights=$OUT_FREESTYLE" \
+            --b "movetime=$CHECK_MOVETIME weights=$START"
+        "$TABULA" selfplay gomoku --rule renju --games "$CHECK_GAMES" --seed 101 --quiet \
+            --a "movetime=$CHECK_MOVETIME weights=$OUT" \
+            --b "movetime=$CHECK_MOVETIME weights=$START"
     fi
 }
 
