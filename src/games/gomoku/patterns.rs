@@ -207,7 +207,7 @@ impl PairTable {
     /// Black's (`colour` 0) or white's pattern of a packed entry.
     #[inline]
     pub fn pattern(pair: u8, colour: usize) -> Pattern {
-        Pattern::ALL[usize::from(pair >> (4 * colour) & 0xF)]
+        NIBBLE_PATTERNS[usize::from(pair >> (4 * colour) & 0xF)]
     }
 
     fn build(black: &PatternTable, white: &PatternTable, narrow: bool) -> PairTable {
@@ -243,6 +243,18 @@ impl PairTable {
         PairTable { narrow, entries }
     }
 }
+
+/// The pattern of each four-bit code, sixteen entries so that reading a packed code needs no
+/// bounds check (codes past the last pattern never occur).
+const NIBBLE_PATTERNS: [Pattern; 16] = {
+    let mut table = [Pattern::None; 16];
+    let mut code = 0;
+    while code < PATTERN_COUNT {
+        table[code] = Pattern::ALL[code];
+        code += 1;
+    }
+    table
+};
 
 /// The pair table of a rule: `exact` tells, for black and for white, whether exactly five wins.
 pub fn pair_table(exact: [bool; 2]) -> &'static PairTable {

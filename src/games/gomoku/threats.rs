@@ -221,17 +221,27 @@ fn kinds_of_tally(tally: u16, forbids: bool) -> u8 {
     kinds
 }
 
+/// A point's threat entries for both colours, side by side so that the journal saves and
+/// restores a point with one 16-byte copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    /// By colour and direction: what a stone of that colour here makes on that line.
+    /// [`Pattern::None`] on occupied points.
+    patterns: [[Pattern; DIRECTIONS]; 2],
+    /// By colour: the sum of the four patterns' [`CONTRIBUTIONS`], kept with the patterns so
+    /// that the point's kinds are read from it instead of summed again.
+    tallies: [u16; 2],
+    /// By colour: the [`Kind`] bits.
+    kinds: [u8; 2],
+    /// The point itself, which tells the journal where a saved entry goes back.
+    point: u16,
+}
+
 /// The threat tables of a position (see the module documentation).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Threats {
-    /// By colour, point and direction: what a stone of that colour there makes on that line.
-    /// [`Pattern::None`] on occupied points.
-    patterns: [[[Pattern; DIRECTIONS]; MAX_POINTS]; 2],
-    /// By colour and point: the sum of the four patterns' [`CONTRIBUTIONS`], kept with the
-    /// patterns so that a point's kinds are read from it instead of summed again.
-    tallies: [[u16; MAX_POINTS]; 2],
-    /// By colour and point: the [`Kind`] bits.
-    kinds: [[u8; MAX_POINTS]; 2],
+    /// By point: its patterns, tallies and kinds.
+    entries: [Entry; MAX_POINTS],
     /// By colour and kind: the points of that kind.
     sets: [[PointSet; KIND_COUNT]; 2],
     /// By colour and kind: how many points are of that kind (the size of the set).
@@ -240,15 +250,6 @@ pub struct Threats {
     counts: [[i32; PATTERN_COUNT]; 2],
     /// The entries each stone in play changed, for its undo.
     journal: Journal,
-}
-
-/// A point's threat entries as they were before a stone changed them.
-#[derive(Clone, Copy)]
-struct SavedPoint {
-    point: u16,
-    patterns: [[Pattern; DIRECTIONS]; 2],
-    tallies: [u16; 2],
-    kinds: [u8; 2],
 }
 
 /// What one stone changed: where its points start in [`Journal::points`], and the pattern counts
@@ -269,7 +270,8 @@ struct Frame {
 #[derive(Default)]
 struct Journal {
     frames: Vec<Frame>,
-    points: Vec<SavedPoint>,
+    /// The entries of the points the stones changed, as they were before.
+    points: Vec<Entry>,
 }
 
 impl Clone for Journal {
@@ -290,9 +292,12 @@ impl Eq for Journal {}
 impl Default for Threats {
     fn default() -> Self {
         Threats {
-            patterns: [[[Pattern::None; DIRECTIONS]; MAX_POINTS]; 2],
-            tallies: [[0; MAX_POINTS]; 2],
-            kinds: [[0; MAX_POINTS]; 2],
+            entries: std::array::from_fn(|point| Entry {
+                patterns: [[Pattern::None; DIRECTIONS]; 2],
+                tallies: [0; 2],
+                kinds: [0; 2],
+                point: point as u16,
+            }),
             sets: [[PointSet::default(); KIND_COUNT]; 2],
             sizes: [[0; KIND_COUNT]; 2],
             counts: [[0; PATTERN_COUNT]; 2],
@@ -305,19 +310,19 @@ impl Threats {
     /// The pattern `colour` makes on `point` in `direction`.
     #[inline]
     pub fn pattern(&self, colour: Player, point: usize, direction: usize) -> Pattern {
-        self.patterns[colour][point][direction]
+        self.entries[point].patterns[colour][direction]
     }
 
     /// The four patterns of `colour` on `point`.
     #[inline]
     pub fn patterns(&self, colour: Player, point: usize) -> &[Pattern; DIRECTIONS] {
-        &self.patterns[colour][point]
+        &self.entries[point].patterns[colour]
     }
 
     /// Whether `point` is of `kind` for `colour`.
     #[inline]
     pub fn is(&self, colour: Player, point: usize, kind: Kind) -> bool {
-        self.kinds[colour][point] & kind.bit() != 0
+        self.entries[point].kinds[colour] & kind.bit() != 0
     }
 
     /// The points of `kind` for `colour`.
@@ -348,18 +353,20 @@ impl Threats {
         direction: usize,
         pattern: Pattern,
     ) -> bool {
-        let old = std::mem::replace(&mut self.patterns[colour][point][direction], pattern);
-        self.counts[colour][old as usize] -= 1;
-        self.counts[colour][pattern as usize] += 1;
-        let tally = &mut self.tallies[colour][point];
+        let entry = &mut self.entries[point];
+        let old = std::mem::replace(&mut entry.patterns[colour][direction], pattern);
+        let tally = &mut entry.tallies[colour];
         let before = *tally;
         *tally = before - CONTRIBUTIONS[old as usize] + CONTRIBUTIONS[pattern as usize];
-        *tally != before
+        let changed = *tally != before;
+        self.counts[colour][old as usize] -= 1;
+        self.counts[colour][pattern as usize] += 1;
+        changed
     }
 
     #[inline]
     fn refresh_kinds(&mut self, colour: Player, point: usize, forbids: bool) {
-        let kinds = kinds_of_tally(self.tallies[colour][point], forbids);
+        let kinds = kinds_of_tally(self.entries[point].tallies[colour], forbids);
         self.set_kinds(colour, point, kinds);
     }
 
@@ -378,12 +385,7 @@ impl Threats {
     /// Saves `point`'s entries in the open frame.
     #[inline]
     fn save(&mut self, point: usize) {
-        self.journal.points.push(SavedPoint {
-            point: point as u16,
-            patterns: [self.patterns[0][point], self.patterns[1][point]],
-            tallies: [self.tallies[0][point], self.tallies[1][point]],
-            kinds: [self.kinds[0][point], self.kinds[1][point]],
-        });
+        self.journal.points.push(self.entries[point]);
     }
 
     /// Restores what the stone on `point`, the `stones`th on the board, changed, if its frame is
@@ -399,12 +401,12 @@ impl Threats {
         }
         let start = frame.start as usize;
         for index in start..self.journal.points.len() {
-            let entry = self.journal.points[index];
-            let point = usize::from(entry.point);
+            let saved = self.journal.points[index];
+            let point = usize::from(saved.point);
+            let kinds = self.entries[point].kinds;
+            self.entries[point] = saved;
             for colour in 0..2 {
-                self.patterns[colour][point] = entry.patterns[colour];
-                self.tallies[colour][point] = entry.tallies[colour];
-                self.set_kinds(colour, point, entry.kinds[colour]);
+                self.update_sets(colour, point, kinds[colour], saved.kinds[colour]);
             }
         }
         self.journal.points.truncate(start);
@@ -414,7 +416,13 @@ impl Threats {
 
     #[inline]
     fn set_kinds(&mut self, colour: Player, point: usize, kinds: u8) {
-        let old = std::mem::replace(&mut self.kinds[colour][point], kinds);
+        let old = std::mem::replace(&mut self.entries[point].kinds[colour], kinds);
+        self.update_sets(colour, point, old, kinds);
+    }
+
+    /// Moves `point` between the sets of `colour`'s kinds as its kinds go from `old` to `kinds`.
+    #[inline]
+    fn update_sets(&mut self, colour: Player, point: usize, old: u8, kinds: u8) {
         let mut changed = old ^ kinds;
         while changed != 0 {
             let kind = changed.trailing_zeros() as usize;
