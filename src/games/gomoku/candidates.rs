@@ -349,6 +349,51 @@ pub const FITTED_ORDERING: OrderingValues = OrderingValues {
     opponent_double_two: -6,
 };
 
+/// By side to move and packed pair of patterns (as the pair table packs one direction of a
+/// point for both colours): the side's [`OrderingValues::attack`] plus the opponent's
+/// [`OrderingValues::defence`], so that [`score_moves`] reads a direction's value at once.
+pub type PairValues = [[i32; 256]; 2];
+
+const fn pair_values_of(values: &OrderingValues) -> PairValues {
+    let mut table = [[0; 256]; 2];
+    let mut pair = 0;
+    while pair < 256 {
+        let (black, white) = (pair & 0xF, pair >> 4);
+        if black < PATTERN_COUNT && white < PATTERN_COUNT {
+            table[0][pair] = values.attack[black] + values.defence[white];
+            table[1][pair] = values.attack[white] + values.defence[black];
+        }
+        pair += 1;
+    }
+    table
+}
+
+static HAND_PAIRS: PairValues = pair_values_of(&HAND_ORDERING);
+static FITTED_PAIRS: PairValues = pair_values_of(&FITTED_ORDERING);
+
+/// The [`PairValues`] of `values`: built in for the two sets the engine plays, made once per
+/// process for any other.
+pub fn pair_values(values: &OrderingValues) -> &'static PairValues {
+    if *values == FITTED_ORDERING {
+        return &FITTED_PAIRS;
+    }
+    if *values == HAND_ORDERING {
+        return &HAND_PAIRS;
+    }
+    static OTHERS: std::sync::Mutex<Vec<&'static (OrderingValues, PairValues)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut others = OTHERS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(known) = others.iter().find(|(known, _)| known == values) {
+        return &known.1;
+    }
+    let made: &'static (OrderingValues, PairValues) =
+        Box::leak(Box::new((*values, pair_values_of(values))));
+    others.push(made);
+    &made.1
+}
+
 impl Rule {
     /// The ordering values a position under this rule starts with.
     pub fn ordering(self) -> &'static OrderingValues {
@@ -381,10 +426,10 @@ pub fn ordering_features(game: &Gomoku, point: usize) -> [i32; ORDERING_FEATURES
     let side = game.side;
     let threats = &game.threats;
     let mut features = [0; ORDERING_FEATURES];
-    for &pattern in threats.patterns(side, point) {
+    for pattern in threats.patterns(side, point) {
         features[pattern as usize] += 1;
     }
-    for &pattern in threats.patterns(side ^ 1, point) {
+    for pattern in threats.patterns(side ^ 1, point) {
         features[PATTERN_COUNT + pattern as usize] += 1;
     }
     let base = 2 * PATTERN_COUNT;
@@ -396,7 +441,7 @@ pub fn ordering_features(game: &Gomoku, point: usize) -> [i32; ORDERING_FEATURES
         }
     }
     for (colour, offset) in [(side, 4), (side ^ 1, 6)] {
-        let (three_two, double_two) = combinations(threats.patterns(colour, point));
+        let (three_two, double_two) = combinations(&threats.patterns(colour, point));
         features[base + offset] = three_two as i32;
         features[base + offset + 1] = double_two as i32;
     }
@@ -409,6 +454,7 @@ pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
     let side = game.side;
     let threats = &game.threats;
     let values = game.ordering;
+    let pair_values = &game.ordering_pairs[side];
     let combine = values.three_two != 0
         || values.double_two != 0
         || values.opponent_three_two != 0
@@ -417,11 +463,8 @@ pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
         let point = mv.point();
         *score = if point < game.size * game.size && game.cells[point] == 0 {
             let mut value = 0;
-            for &pattern in threats.patterns(side, point) {
-                value += values.attack[pattern as usize];
-            }
-            for &pattern in threats.patterns(side ^ 1, point) {
-                value += values.defence[pattern as usize];
+            for pair in threats.pairs(point) {
+                value += pair_values[usize::from(pair)];
             }
             if threats.is(side, point, Kind::FourThree) {
                 value += values.four_three;
@@ -434,10 +477,10 @@ pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
                 value += values.opponent_double_three;
             }
             if combine {
-                let (three_two, double_two) = combinations(threats.patterns(side, point));
+                let (three_two, double_two) = combinations(&threats.patterns(side, point));
                 value +=
                     values.three_two * three_two as i32 + values.double_two * double_two as i32;
-                let (three_two, double_two) = combinations(threats.patterns(side ^ 1, point));
+                let (three_two, double_two) = combinations(&threats.patterns(side ^ 1, point));
                 value += values.opponent_three_two * three_two as i32
                     + values.opponent_double_two * double_two as i32;
             }

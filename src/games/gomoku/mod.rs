@@ -148,6 +148,8 @@ pub struct Gomoku {
     weights: evaluation::SharedWeights,
     /// The move-ordering values (the rule's unless set).
     ordering: &'static candidates::OrderingValues,
+    /// The same values by pair of patterns.
+    ordering_pairs: &'static candidates::PairValues,
 }
 
 impl fmt::Debug for Gomoku {
@@ -200,6 +202,7 @@ impl Gomoku {
             threats: Threats::default(),
             weights: evaluation::weights(rule),
             ordering: rule.ordering(),
+            ordering_pairs: candidates::pair_values(rule.ordering()),
         };
         game.rebuild_threats();
         Ok(game)
@@ -253,6 +256,7 @@ impl Gomoku {
     /// hand-set values that the weight tuning plays with.
     pub fn set_ordering(&mut self, values: &'static candidates::OrderingValues) {
         self.ordering = values;
+        self.ordering_pairs = candidates::pair_values(values);
     }
 
     /// The move-ordering values in use.
@@ -751,6 +755,7 @@ impl Rules for Gomoku {
             Gomoku::new(self.size, self.rule).expect("the size was checked when the game was made");
         start.weights = self.weights.clone();
         start.ordering = self.ordering;
+        start.ordering_pairs = self.ordering_pairs;
         start
     }
 }

@@ -854,6 +854,31 @@ fn move_scores_are_the_ordering_values_times_the_ordering_features() {
 /// The evaluation's pattern value is the weights times the (signed) features the tuner fits,
 /// under every rule, with either side to move, in random positions from a fixed seed.
 #[test]
+fn pair_values_add_attack_and_defence_for_any_ordering_values() {
+    use super::candidates::{FITTED_ORDERING, HAND_ORDERING};
+    use super::patterns::{PairTable, Pattern};
+    let mut custom = HAND_ORDERING;
+    custom.attack[Pattern::OpenThree as usize] += 7;
+    custom.defence[Pattern::Four as usize] -= 3;
+    for values in [HAND_ORDERING, FITTED_ORDERING, custom] {
+        let table = candidates::pair_values(&values);
+        // Made once per set of values, then shared.
+        assert!(std::ptr::eq(table, candidates::pair_values(&values)));
+        for black in Pattern::ALL {
+            for white in Pattern::ALL {
+                let pair = black as u8 | (white as u8) << 4;
+                assert_eq!(PairTable::pattern(pair, 0), black);
+                assert_eq!(PairTable::pattern(pair, 1), white);
+                let (black, white) = (black as usize, white as usize);
+                let pair = usize::from(pair);
+                assert_eq!(table[0][pair], values.attack[black] + values.defence[white]);
+                assert_eq!(table[1][pair], values.attack[white] + values.defence[black]);
+            }
+        }
+    }
+}
+
+#[test]
 fn the_pattern_value_is_the_weights_times_the_features() {
     use evaluation::{features, pattern_value, weights};
     use rand::rngs::SmallRng;

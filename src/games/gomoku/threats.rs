@@ -176,6 +176,21 @@ const CONTRIBUTIONS: [u16; PATTERN_COUNT] = {
     table
 };
 
+/// By packed pair of patterns (as [`PairTable`] packs them): black's contribution in the low
+/// sixteen bits and white's in the high, so that one addition updates both colours' tallies.
+const PAIR_CONTRIBUTIONS: [u32; 256] = {
+    let mut table = [0; 256];
+    let mut pair = 0;
+    while pair < 256 {
+        let (black, white) = (pair & 0xF, pair >> 4);
+        if black < PATTERN_COUNT && white < PATTERN_COUNT {
+            table[pair] = CONTRIBUTIONS[black] as u32 | (CONTRIBUTIONS[white] as u32) << 16;
+        }
+        pair += 1;
+    }
+    table
+};
+
 /// The kinds of a point for one colour, from its four patterns. `forbids` is true for black under
 /// renju.
 #[inline]
@@ -225,12 +240,13 @@ fn kinds_of_tally(tally: u16, forbids: bool) -> u8 {
 /// restores a point with one 16-byte copy.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Entry {
-    /// By colour and direction: what a stone of that colour here makes on that line.
-    /// [`Pattern::None`] on occupied points.
-    patterns: [[Pattern; DIRECTIONS]; 2],
-    /// By colour: the sum of the four patterns' [`CONTRIBUTIONS`], kept with the patterns so
-    /// that the point's kinds are read from it instead of summed again.
-    tallies: [u16; 2],
+    /// By direction: what a stone of each colour here makes on that line, packed as
+    /// [`PairTable`] packs them. [`Pattern::None`] for both on occupied points.
+    pairs: [u8; DIRECTIONS],
+    /// The sums of the four patterns' [`CONTRIBUTIONS`], black's in the low sixteen bits and
+    /// white's in the high, kept with the patterns so that the point's kinds are read from them
+    /// instead of summed again.
+    tallies: u32,
     /// By colour: the [`Kind`] bits.
     kinds: [u8; 2],
     /// The point itself, which tells the journal where a saved entry goes back.
@@ -246,8 +262,9 @@ pub struct Threats {
     sets: [[PointSet; KIND_COUNT]; 2],
     /// By colour and kind: how many points are of that kind (the size of the set).
     sizes: [[i32; KIND_COUNT]; 2],
-    /// By colour and pattern: how many (empty point, direction) pairs make it.
-    counts: [[i32; PATTERN_COUNT]; 2],
+    /// By colour and pattern code: how many (empty point, direction) pairs make it (sixteen
+    /// codes, so that a packed code indexes it without a bounds check).
+    counts: [[i32; 16]; 2],
     /// The entries each stone in play changed, for its undo.
     journal: Journal,
 }
@@ -260,7 +277,7 @@ struct Frame {
     /// The number of stones on the board with this one.
     stones: u16,
     start: u32,
-    counts: [[i32; PATTERN_COUNT]; 2],
+    counts: [[i32; 16]; 2],
 }
 
 /// The threat entries that each stone on the board changed when it was placed, so that taking it
@@ -293,14 +310,14 @@ impl Default for Threats {
     fn default() -> Self {
         Threats {
             entries: std::array::from_fn(|point| Entry {
-                patterns: [[Pattern::None; DIRECTIONS]; 2],
-                tallies: [0; 2],
+                pairs: [0; DIRECTIONS],
+                tallies: 0,
                 kinds: [0; 2],
                 point: point as u16,
             }),
             sets: [[PointSet::default(); KIND_COUNT]; 2],
             sizes: [[0; KIND_COUNT]; 2],
-            counts: [[0; PATTERN_COUNT]; 2],
+            counts: [[0; 16]; 2],
             journal: Journal::default(),
         }
     }
@@ -310,13 +327,21 @@ impl Threats {
     /// The pattern `colour` makes on `point` in `direction`.
     #[inline]
     pub fn pattern(&self, colour: Player, point: usize, direction: usize) -> Pattern {
-        self.entries[point].patterns[colour][direction]
+        PairTable::pattern(self.entries[point].pairs[direction], colour)
     }
 
     /// The four patterns of `colour` on `point`.
     #[inline]
-    pub fn patterns(&self, colour: Player, point: usize) -> &[Pattern; DIRECTIONS] {
-        &self.entries[point].patterns[colour]
+    pub fn patterns(&self, colour: Player, point: usize) -> [Pattern; DIRECTIONS] {
+        self.entries[point]
+            .pairs
+            .map(|pair| PairTable::pattern(pair, colour))
+    }
+
+    /// Both colours' patterns of `point` by direction, packed as [`PairTable`] packs them.
+    #[inline]
+    pub fn pairs(&self, point: usize) -> [u8; DIRECTIONS] {
+        self.entries[point].pairs
     }
 
     /// Whether `point` is of `kind` for `colour`.
@@ -343,30 +368,32 @@ impl Threats {
         self.counts[colour][pattern as usize]
     }
 
-    /// Sets one pattern; returns whether the point's tally changed, and with it possibly its
-    /// kinds. It does not branch on whether the pattern changed, which is hard to predict.
+    /// Sets both colours' patterns of one direction, packed as [`PairTable`] packs them;
+    /// returns the colours whose tally changed, and with it possibly their kinds (bit 0 black,
+    /// bit 1 white). It does not branch on whether the patterns changed, which is hard to
+    /// predict.
     #[inline]
-    fn set_pattern(
-        &mut self,
-        colour: Player,
-        point: usize,
-        direction: usize,
-        pattern: Pattern,
-    ) -> bool {
+    fn set_pair(&mut self, point: usize, direction: usize, pair: u8) -> u8 {
         let entry = &mut self.entries[point];
-        let old = std::mem::replace(&mut entry.patterns[colour][direction], pattern);
-        let tally = &mut entry.tallies[colour];
-        let before = *tally;
-        *tally = before - CONTRIBUTIONS[old as usize] + CONTRIBUTIONS[pattern as usize];
-        let changed = *tally != before;
-        self.counts[colour][old as usize] -= 1;
-        self.counts[colour][pattern as usize] += 1;
-        changed
+        let old = std::mem::replace(&mut entry.pairs[direction], pair);
+        let before = entry.tallies;
+        // Each half holds the old pattern's contribution, so the subtraction borrows nothing
+        // across the halves.
+        entry.tallies =
+            before - PAIR_CONTRIBUTIONS[usize::from(old)] + PAIR_CONTRIBUTIONS[usize::from(pair)];
+        let difference = before ^ entry.tallies;
+        let (old, pair) = (usize::from(old), usize::from(pair));
+        self.counts[0][old & 0xF] -= 1;
+        self.counts[1][old >> 4] -= 1;
+        self.counts[0][pair & 0xF] += 1;
+        self.counts[1][pair >> 4] += 1;
+        u8::from(difference & 0xFFFF != 0) | u8::from(difference >> 16 != 0) << 1
     }
 
     #[inline]
     fn refresh_kinds(&mut self, colour: Player, point: usize, forbids: bool) {
-        let kinds = kinds_of_tally(self.entries[point].tallies[colour], forbids);
+        let tally = (self.entries[point].tallies >> (16 * colour)) as u16;
+        let kinds = kinds_of_tally(tally, forbids);
         self.set_kinds(colour, point, kinds);
     }
 
@@ -552,11 +579,11 @@ impl Gomoku {
                     self.threats.save(other);
                 }
                 let pair = table.get(code, other_offset);
+                // Most patterns that change keep the point's kinds (a two becomes a three,
+                // say, or a one a two).
+                let changed = self.threats.set_pair(other, direction, pair);
                 for colour in 0..2 {
-                    let pattern = PairTable::pattern(pair, colour);
-                    // Most patterns that change keep the point's kinds (a two becomes a
-                    // three, say, or a one a two).
-                    if self.threats.set_pattern(colour, other, direction, pattern) {
+                    if changed >> colour & 1 != 0 {
                         self.threats
                             .refresh_kinds(colour, other, self.rule.forbids(colour));
                     }
@@ -567,14 +594,7 @@ impl Gomoku {
             } else {
                 0
             };
-            for colour in 0..2 {
-                self.threats.set_pattern(
-                    colour,
-                    point,
-                    direction,
-                    PairTable::pattern(pair, colour),
-                );
-            }
+            self.threats.set_pair(point, direction, pair);
         }
         for colour in 0..2 {
             self.threats
@@ -599,6 +619,7 @@ impl Gomoku {
             for direction in 0..DIRECTIONS {
                 let placement = geometry.placements[point][direction];
                 let line = placement.line as usize;
+                let mut pair = 0;
                 for (colour, table) in tables.into_iter().enumerate() {
                     let pattern = window_pattern(
                         table,
@@ -607,8 +628,9 @@ impl Gomoku {
                         geometry.lengths[line] as usize,
                         placement.offset as usize,
                     );
-                    self.threats.set_pattern(colour, point, direction, pattern);
+                    pair |= (pattern as u8) << (4 * colour);
                 }
+                self.threats.set_pair(point, direction, pair);
             }
             for colour in 0..2 {
                 self.threats
