@@ -427,13 +427,29 @@ impl Threats {
             return false;
         }
         let start = frame.start as usize;
-        for index in start..self.journal.points.len() {
-            let saved = self.journal.points[index];
+        let Threats {
+            entries,
+            sets,
+            sizes,
+            journal,
+            ..
+        } = self;
+        for saved in &journal.points[start..] {
             let point = usize::from(saved.point);
-            let kinds = self.entries[point].kinds;
-            self.entries[point] = saved;
-            for colour in 0..2 {
-                self.update_sets(colour, point, kinds[colour], saved.kinds[colour]);
+            let entry = &mut entries[point];
+            let kinds = entry.kinds;
+            *entry = *saved;
+            // Most points a stone changed keep their kinds.
+            if kinds != saved.kinds {
+                for colour in 0..2 {
+                    update_sets(
+                        &mut sets[colour],
+                        &mut sizes[colour],
+                        point,
+                        kinds[colour],
+                        saved.kinds[colour],
+                    );
+                }
             }
         }
         self.journal.points.truncate(start);
@@ -444,23 +460,36 @@ impl Threats {
     #[inline]
     fn set_kinds(&mut self, colour: Player, point: usize, kinds: u8) {
         let old = std::mem::replace(&mut self.entries[point].kinds[colour], kinds);
-        self.update_sets(colour, point, old, kinds);
+        update_sets(
+            &mut self.sets[colour],
+            &mut self.sizes[colour],
+            point,
+            old,
+            kinds,
+        );
     }
+}
 
-    /// Moves `point` between the sets of `colour`'s kinds as its kinds go from `old` to `kinds`.
-    #[inline]
-    fn update_sets(&mut self, colour: Player, point: usize, old: u8, kinds: u8) {
-        let mut changed = old ^ kinds;
-        while changed != 0 {
-            let kind = changed.trailing_zeros() as usize;
-            changed &= changed - 1;
-            if kinds >> kind & 1 != 0 {
-                self.sets[colour][kind].insert(point);
-                self.sizes[colour][kind] += 1;
-            } else {
-                self.sets[colour][kind].remove(point);
-                self.sizes[colour][kind] -= 1;
-            }
+/// Moves `point` between one colour's `sets` of kinds (and their `sizes`) as its kinds go from
+/// `old` to `kinds`.
+#[inline]
+fn update_sets(
+    sets: &mut [PointSet; KIND_COUNT],
+    sizes: &mut [i32; KIND_COUNT],
+    point: usize,
+    old: u8,
+    kinds: u8,
+) {
+    let mut changed = old ^ kinds;
+    while changed != 0 {
+        let kind = changed.trailing_zeros() as usize;
+        changed &= changed - 1;
+        if kinds >> kind & 1 != 0 {
+            sets[kind].insert(point);
+            sizes[kind] += 1;
+        } else {
+            sets[kind].remove(point);
+            sizes[kind] -= 1;
         }
     }
 }
