@@ -237,7 +237,7 @@ fn check(game: &Gomoku) {
                     game.position_string(),
                     game.format_move(GomokuMove(point as u16))
                 );
-                assert_eq!(threats.patterns(colour, point), &naive, "{context}");
+                assert_eq!(threats.patterns(colour, point), naive, "{context}");
                 let forbids = colour == 0 && game.rule() == Rule::Renju;
                 let kinds = naive_kinds(&naive, forbids);
                 for kind in all {
