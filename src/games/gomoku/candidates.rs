@@ -404,17 +404,37 @@ impl Rule {
     }
 }
 
-/// The combination a point's four patterns make for one colour: (an open three with an open two,
-/// else two open twos).
+/// By colour and packed pair of patterns: 1 in the low four bits where the colour's pattern is
+/// an open two, in the high four where it is an open three, so that the sum over a point's four
+/// directions counts both.
+const SHAPES: [[u8; 256]; 2] = {
+    let mut table = [[0; 256]; 2];
+    let mut pair = 0;
+    while pair < 256 {
+        let mut colour = 0;
+        while colour < 2 {
+            let code = (pair >> (4 * colour)) & 0xF;
+            table[colour][pair] = if code == Pattern::OpenTwo as usize {
+                1
+            } else if code == Pattern::OpenThree as usize {
+                1 << 4
+            } else {
+                0
+            };
+            colour += 1;
+        }
+        pair += 1;
+    }
+    table
+};
+
+/// The combination a point's four directions (`pairs`, packed as the threat tables keep them)
+/// make for `colour`: (an open three with an open two, else two open twos).
 #[inline]
-fn combinations(patterns: &[Pattern; DIRECTIONS]) -> (bool, bool) {
-    let count = |wanted: Pattern| {
-        patterns
-            .iter()
-            .filter(|&&pattern| pattern == wanted)
-            .count()
-    };
-    let (twos, threes) = (count(Pattern::OpenTwo), count(Pattern::OpenThree));
+fn combinations(pairs: [u8; DIRECTIONS], colour: Player) -> (bool, bool) {
+    let shapes = &SHAPES[colour];
+    let sum: u8 = pairs.iter().map(|&pair| shapes[usize::from(pair)]).sum();
+    let (twos, threes) = (sum & 0xF, sum >> 4);
     let three_two = threes >= 1 && twos >= 1;
     (three_two, !three_two && twos >= 2)
 }
@@ -441,7 +461,7 @@ pub fn ordering_features(game: &Gomoku, point: usize) -> [i32; ORDERING_FEATURES
         }
     }
     for (colour, offset) in [(side, 4), (side ^ 1, 6)] {
-        let (three_two, double_two) = combinations(&threats.patterns(colour, point));
+        let (three_two, double_two) = combinations(threats.pairs(point), colour);
         features[base + offset] = three_two as i32;
         features[base + offset + 1] = double_two as i32;
     }
@@ -477,10 +497,11 @@ pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
                 value += values.opponent_double_three;
             }
             if combine {
-                let (three_two, double_two) = combinations(&threats.patterns(side, point));
+                let pairs = threats.pairs(point);
+                let (three_two, double_two) = combinations(pairs, side);
                 value +=
                     values.three_two * three_two as i32 + values.double_two * double_two as i32;
-                let (three_two, double_two) = combinations(&threats.patterns(side ^ 1, point));
+                let (three_two, double_two) = combinations(pairs, side ^ 1);
                 value += values.opponent_three_two * three_two as i32
                     + values.opponent_double_two * double_two as i32;
             }
