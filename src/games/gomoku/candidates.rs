@@ -431,7 +431,7 @@ const SHAPES: [[u8; 256]; 2] = {
 /// The combination a point's four directions (`pairs`, packed as the threat tables keep them)
 /// make for `colour`: (an open three with an open two, else two open twos).
 #[inline]
-fn combinations(pairs: [u8; DIRECTIONS], colour: Player) -> (bool, bool) {
+pub(super) fn combinations(pairs: [u8; DIRECTIONS], colour: Player) -> (bool, bool) {
     let shapes = &SHAPES[colour];
     let sum: u8 = pairs.iter().map(|&pair| shapes[usize::from(pair)]).sum();
     let (twos, threes) = (sum & 0xF, sum >> 4);

@@ -854,6 +854,39 @@ fn move_scores_are_the_ordering_values_times_the_ordering_features() {
 /// The evaluation's pattern value is the weights times the (signed) features the tuner fits,
 /// under every rule, with either side to move, in random positions from a fixed seed.
 #[test]
+fn combinations_from_packed_pairs_match_the_patterns_counted_one_by_one() {
+    use super::patterns::Pattern;
+    let mut seen = [[0; 2]; 2];
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let start = Gomoku::new(15, rule).unwrap();
+        for moves in BENCH_OPENINGS
+            .iter()
+            .chain(&["h8 i9 i8 g8 j7 k6 j8 j9 k8 l8 h7 g6 h9"])
+        {
+            let game = crate::games::replay(&start, moves);
+            for point in 0..15 * 15 {
+                for colour in 0..2 {
+                    let patterns = game.threats.patterns(colour, point);
+                    let count = |wanted| patterns.iter().filter(|&&p| p == wanted).count();
+                    let (twos, threes) = (count(Pattern::OpenTwo), count(Pattern::OpenThree));
+                    let three_two = threes >= 1 && twos >= 1;
+                    let expected = (three_two, !three_two && twos >= 2);
+                    let found = candidates::combinations(game.threats.pairs(point), colour);
+                    assert_eq!(
+                        found, expected,
+                        "{rule:?} {moves} point {point} colour {colour}"
+                    );
+                    seen[0][usize::from(found.0)] += 1;
+                    seen[1][usize::from(found.1)] += 1;
+                }
+            }
+        }
+    }
+    // The positions hold both combinations, so the comparison covers them.
+    assert!(seen[0][1] > 0 && seen[1][1] > 0, "{seen:?}");
+}
+
+#[test]
 fn pair_values_add_attack_and_defence_for_any_ordering_values() {
     use super::candidates::{FITTED_ORDERING, HAND_ORDERING};
     use super::patterns::{PairTable, Pattern};

@@ -237,7 +237,7 @@ fn kinds_of_tally(tally: u16, forbids: bool) -> u8 {
 }
 
 /// A point's threat entries for both colours, side by side so that the journal saves and
-/// restores a point with one 16-byte copy.
+/// restores a point with one 12-byte copy.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Entry {
     /// By direction: what a stone of each colour here makes on that line, packed as
