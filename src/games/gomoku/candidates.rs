@@ -16,7 +16,7 @@
 
 use super::evaluation::greedy_choice;
 use super::lines::{geometry, run_length, DIRECTIONS, MAX_SIZE};
-use super::patterns::{Pattern, PATTERN_COUNT};
+use super::patterns::{PairTable, Pattern, PATTERN_COUNT};
 use super::threats::{Kind, PointSet};
 use super::{Gomoku, GomokuMove, Rule};
 use crate::game::{Player, Rules};
@@ -358,8 +358,7 @@ const fn pair_values_of(values: &OrderingValues) -> PairValues {
     let mut table = [[0; 256]; 2];
     let mut pair = 0;
     while pair < 256 {
-        let (black, white) = (pair & 0xF, pair >> 4);
-        if black < PATTERN_COUNT && white < PATTERN_COUNT {
+        if let Some([black, white]) = PairTable::codes(pair) {
             table[0][pair] = values.attack[black] + values.defence[white];
             table[1][pair] = values.attack[white] + values.defence[black];
         }
@@ -411,17 +410,18 @@ const SHAPES: [[u8; 256]; 2] = {
     let mut table = [[0; 256]; 2];
     let mut pair = 0;
     while pair < 256 {
-        let mut colour = 0;
-        while colour < 2 {
-            let code = (pair >> (4 * colour)) & 0xF;
-            table[colour][pair] = if code == Pattern::OpenTwo as usize {
-                1
-            } else if code == Pattern::OpenThree as usize {
-                1 << 4
-            } else {
-                0
-            };
-            colour += 1;
+        if let Some(codes) = PairTable::codes(pair) {
+            let mut colour = 0;
+            while colour < 2 {
+                table[colour][pair] = if codes[colour] == Pattern::OpenTwo as usize {
+                    1
+                } else if codes[colour] == Pattern::OpenThree as usize {
+                    1 << 4
+                } else {
+                    0
+                };
+                colour += 1;
+            }
         }
         pair += 1;
     }
@@ -482,8 +482,9 @@ pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
     for (mv, score) in moves.iter().zip(scores.iter_mut()) {
         let point = mv.point();
         *score = if point < game.size * game.size && game.cells[point] == 0 {
+            let pairs = threats.pairs(point);
             let mut value = 0;
-            for pair in threats.pairs(point) {
+            for pair in pairs {
                 value += pair_values[usize::from(pair)];
             }
             if threats.is(side, point, Kind::FourThree) {
@@ -497,7 +498,6 @@ pub fn score_moves(game: &Gomoku, moves: &[GomokuMove], scores: &mut [i32]) {
                 value += values.opponent_double_three;
             }
             if combine {
-                let pairs = threats.pairs(point);
                 let (three_two, double_two) = combinations(pairs, side);
                 value +=
                     values.three_two * three_two as i32 + values.double_two * double_two as i32;

@@ -204,6 +204,18 @@ impl PairTable {
         self.entries[index as usize]
     }
 
+    /// Black's and white's pattern codes of the packed `pair` (0..256), or `None` where a code
+    /// is past the last pattern (no table entry holds such a pair): for the tables built per
+    /// packed pair.
+    pub const fn codes(pair: usize) -> Option<[usize; 2]> {
+        let (black, white) = (pair & 0xF, pair >> 4 & 0xF);
+        if black < PATTERN_COUNT && white < PATTERN_COUNT {
+            Some([black, white])
+        } else {
+            None
+        }
+    }
+
     /// Black's (`colour` 0) or white's pattern of a packed entry.
     #[inline]
     pub fn pattern(pair: u8, colour: usize) -> Pattern {

@@ -182,8 +182,7 @@ const PAIR_CONTRIBUTIONS: [u32; 256] = {
     let mut table = [0; 256];
     let mut pair = 0;
     while pair < 256 {
-        let (black, white) = (pair & 0xF, pair >> 4);
-        if black < PATTERN_COUNT && white < PATTERN_COUNT {
+        if let Some([black, white]) = PairTable::codes(pair) {
             table[pair] = CONTRIBUTIONS[black] as u32 | (CONTRIBUTIONS[white] as u32) << 16;
         }
         pair += 1;
